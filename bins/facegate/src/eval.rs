@@ -1,0 +1,109 @@
+//! `facegate eval`: accuracy reports on a user's own data (`verify` on `DIR/<identity>/*`,
+//! `detect` on a folder of images).
+
+use std::path::{Path, PathBuf};
+
+use clap::Subcommand;
+use face_engine::evaluation::{embed_identity_set, pair_scores, verification_report};
+use face_engine::{DetectOptions, FaceEngine, Image};
+use rayon::prelude::*;
+
+use crate::settings::Settings;
+
+#[derive(Debug, Subcommand)]
+pub enum EvalCommand {
+    /// Verification accuracy on DIR/<identity>/<image>: pair counts, AUC, TAR@FAR, EER.
+    Verify { dir: PathBuf },
+    /// Faces found per image in DIR.
+    Detect { dir: PathBuf },
+}
+
+pub fn run(settings: &Settings, command: EvalCommand) -> Result<(), String> {
+    let engine = FaceEngine::load(&settings.models.dir).map_err(|e| e.to_string())?;
+    match command {
+        EvalCommand::Verify { dir } => verify(&engine, &dir),
+        EvalCommand::Detect { dir } => detect(&engine, &dir, settings.limits.max_image_pixels),
+    }
+}
+
+fn verify(engine: &FaceEngine, dir: &Path) -> Result<(), String> {
+    let set = embed_identity_set(engine, dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for failed in set.iter().filter(|l| l.embedding.is_err()) {
+        if let Err(reason) = &failed.embedding {
+            eprintln!("skipped {}: {reason}", failed.path.display());
+        }
+    }
+    let failed = set.iter().filter(|l| l.embedding.is_err()).count();
+    let (genuine, impostor) = pair_scores(engine, &set);
+    if genuine.is_empty() || impostor.is_empty() {
+        return Err("need at least two identities with two usable images each".into());
+    }
+    let r = verification_report(&genuine, &impostor, set.len(), failed);
+    println!(
+        "images            {} ({} without a usable face)",
+        r.images, r.failed_images
+    );
+    println!(
+        "pairs             {} genuine, {} impostor",
+        r.genuine_pairs, r.impostor_pairs
+    );
+    println!("ROC AUC           {:.4}", r.auc);
+    for t in &r.tar_at_far {
+        let note = if (t.far * r.impostor_pairs as f64) < 1.0 {
+            "  (FAR finer than 1/impostor pairs: threshold = highest impostor)"
+        } else {
+            ""
+        };
+        println!(
+            "TAR @ FAR {:<7} {:.4}  threshold {:.3}{note}",
+            t.far, t.tar, t.threshold
+        );
+    }
+    println!("EER               {:.4} at {:.3}", r.eer, r.eer_threshold);
+    println!(
+        "recommended       similarity > {:.3} (FAR 1e-3)",
+        r.recommended_threshold
+    );
+    println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
+    Ok(())
+}
+
+fn detect(engine: &FaceEngine, dir: &Path, max_pixels: u64) -> Result<(), String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    let rows: Vec<(PathBuf, Result<usize, String>)> = files
+        .into_par_iter()
+        .map(|path| {
+            let counted = std::fs::read(&path)
+                .map_err(|e| e.to_string())
+                .and_then(|b| Image::decode_with_limit(&b, max_pixels).map_err(|e| e.to_string()))
+                .and_then(|img| {
+                    engine
+                        .detect(&img, &DetectOptions::default())
+                        .map_err(|e| e.to_string())
+                })
+                .map(|faces| faces.len());
+            (path, counted)
+        })
+        .collect();
+    let mut total = 0;
+    for (path, counted) in &rows {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        match counted {
+            Ok(n) => {
+                total += n;
+                println!("{name}\t{n}");
+            }
+            Err(reason) => println!("{name}\terror: {reason}"),
+        }
+    }
+    println!("total\t{total} faces in {} images", rows.len());
+    Ok(())
+}

@@ -1,0 +1,64 @@
+//! The `facegate` binary: parses the command line, loads configuration and dispatches to
+//! `serve` (the default) or the evaluation commands.
+
+mod eval;
+mod serve;
+mod settings;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::settings::Settings;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "facegate",
+    version,
+    about = "Liveness verification and face recognition service"
+)]
+struct Cli {
+    /// Configuration file (default: ./facegate.toml when present).
+    #[arg(long, global = true, value_name = "FILE")]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the HTTP service (the default command).
+    Serve,
+    /// Measure accuracy on your own data.
+    #[command(subcommand)]
+    Eval(eval::EvalCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let settings = match Settings::load(cli.config.as_deref()) {
+        Ok(settings) => settings,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let outcome = match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => serve::run(&settings),
+        Command::Eval(command) => eval::run(&settings, command),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

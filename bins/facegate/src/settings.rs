@@ -1,0 +1,139 @@
+//! Layered configuration: built-in defaults, then `facegate.toml` (or `--config FILE`), then
+//! `FACEGATE__SECTION__KEY` environment variables. Validated at start-up; errors name the key.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use config::{Config, Environment, File, FileFormat};
+use serde::Deserialize;
+use thiserror::Error;
+
+/// Everything the service can be configured with.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    pub server: ServerSettings,
+    pub database: DatabaseSettings,
+    pub models: ModelSettings,
+    pub limits: LimitSettings,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerSettings {
+    /// Address to listen on.
+    pub bind: String,
+    /// HTTP worker threads; 0 means one per core.
+    pub workers: usize,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DatabaseSettings {
+    /// A SQLite file path or a `postgres://` URL.
+    pub url: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelSettings {
+    /// Folder holding `manifest.toml` and the ONNX files.
+    pub dir: PathBuf,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitSettings {
+    /// Largest decoded image, in pixels (decompression-bomb guard).
+    pub max_image_pixels: u64,
+}
+
+/// A configuration problem, naming the offending key.
+#[derive(Debug, Error)]
+pub enum SettingsError {
+    #[error("configuration: {0}")]
+    Load(#[from] config::ConfigError),
+    #[error("configuration key `{key}`: {reason}")]
+    Invalid { key: &'static str, reason: String },
+}
+
+const DEFAULTS: &str = r#"
+[server]
+bind = "127.0.0.1:8080"
+workers = 0
+
+[database]
+url = "./facegate.db"
+
+[models]
+dir = "models"
+
+[limits]
+max_image_pixels = 40000000
+"#;
+
+impl Settings {
+    /// Loads defaults, then `config_file` (or `./facegate.toml` when present), then the
+    /// environment, and validates the result.
+    pub fn load(config_file: Option<&Path>) -> Result<Self, SettingsError> {
+        let mut builder = Config::builder().add_source(File::from_str(DEFAULTS, FileFormat::Toml));
+        builder = match config_file {
+            Some(path) => builder.add_source(File::from(path).required(true)),
+            None => builder.add_source(File::with_name("facegate.toml").required(false)),
+        };
+        let settings: Settings = builder
+            .add_source(
+                Environment::with_prefix("FACEGATE")
+                    .prefix_separator("__")
+                    .separator("__")
+                    .try_parsing(true),
+            )
+            .build()?
+            .try_deserialize()?;
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    fn validate(&self) -> Result<(), SettingsError> {
+        self.bind_address()?;
+        let url = self.database.url.trim();
+        if url.is_empty() {
+            return Err(SettingsError::Invalid {
+                key: "database.url",
+                reason: "must not be empty".into(),
+            });
+        }
+        if url.contains("://")
+            && !(url.starts_with("postgres://") || url.starts_with("postgresql://"))
+        {
+            return Err(SettingsError::Invalid {
+                key: "database.url",
+                reason: "must be a SQLite file path or a postgres:// URL".into(),
+            });
+        }
+        if !self.models.dir.join("manifest.toml").is_file() {
+            return Err(SettingsError::Invalid {
+                key: "models.dir",
+                reason: format!("{} holds no manifest.toml", self.models.dir.display()),
+            });
+        }
+        if self.limits.max_image_pixels < 10_000 {
+            return Err(SettingsError::Invalid {
+                key: "limits.max_image_pixels",
+                reason: "must be at least 10000".into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The parsed listen address.
+    pub fn bind_address(&self) -> Result<SocketAddr, SettingsError> {
+        self.server
+            .bind
+            .parse()
+            .map_err(|e| SettingsError::Invalid {
+                key: "server.bind",
+                reason: format!("`{}` is not a socket address: {e}", self.server.bind),
+            })
+    }
+}

@@ -1,0 +1,170 @@
+//! Face detection: the fast selfie path (BlazeFace on the whole frame) and the group path
+//! (UltraFace for boxes, then BlazeFace on each face's crop for keypoints and confirmation).
+
+mod blazeface;
+mod ultraface;
+
+use image::RgbImage;
+use serde::{Deserialize, Serialize};
+
+use crate::error::EngineResult;
+use crate::face::{Face, Keypoints};
+use crate::geometry::{Affine, BoundingBox, Point, warp};
+use crate::manifest::ModelSet;
+use crate::{mesh, quality};
+
+/// Which detector path to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum DetectMode {
+    /// One camera-facing person filling a good part of the frame (liveness frames): fastest.
+    Selfie,
+    /// Every face, including small faces in group photos.
+    #[default]
+    All,
+}
+
+/// Options for [`crate::FaceEngine::detect`].
+#[derive(Debug, Clone, Copy)]
+pub struct DetectOptions {
+    pub mode: DetectMode,
+    /// Faces scoring below this are dropped.
+    pub min_score: f32,
+    /// At most this many faces are returned, largest first.
+    pub max_faces: usize,
+}
+
+impl Default for DetectOptions {
+    fn default() -> Self {
+        Self {
+            mode: DetectMode::All,
+            min_score: 0.5,
+            max_faces: 100,
+        }
+    }
+}
+
+const NMS_IOU: f32 = 0.3;
+const GROUP_MIN_SCORE: f32 = 0.6;
+/// A crop this many box sides wide is given to BlazeFace to place keypoints on a group face.
+const CROP_FACTOR: f32 = 2.0;
+const CROP_MIN_SCORE: f32 = 0.35;
+/// Selfie detections at or above this score skip mesh verification (measured: no non-face in
+/// testdata reached it except a printed portrait, which is a face).
+const SELFIE_TRUSTED_SCORE: f32 = 0.9;
+/// A candidate is a face when the mesh's face-presence logit reaches `PRESENCE_ALONE`, or
+/// reaches `PRESENCE_WITH_CONFIDENT_DETECTOR` while the detector scored at least 0.9.
+/// Measured on testdata: true faces mostly above 10; non-faces at most 6.0 (docs/accuracy.md).
+const PRESENCE_ALONE: f32 = 10.0;
+const PRESENCE_WITH_CONFIDENT_DETECTOR: f32 = 4.0;
+const CONFIDENT_DETECTOR: f32 = 0.9;
+
+pub(crate) fn detect(
+    models: &ModelSet,
+    img: &RgbImage,
+    options: &DetectOptions,
+) -> EngineResult<Vec<Face>> {
+    let mut candidates: Vec<(BoundingBox, f32, [Point; 6])> = match options.mode {
+        DetectMode::Selfie => {
+            let raw = blazeface::run(&models.detector_selfie, img, options.min_score)?;
+            nms(raw
+                .into_iter()
+                .map(|d| (d.bbox, d.score, d.keypoints))
+                .collect())
+        }
+        DetectMode::All => {
+            let boxes = nms(
+                ultraface::run(&models.detector_group, img, GROUP_MIN_SCORE)?
+                    .into_iter()
+                    .map(|(b, s)| (b, s, [Point::default(); 6]))
+                    .collect(),
+            );
+            let mut confirmed = Vec::with_capacity(boxes.len());
+            for (bbox, score, _) in boxes.into_iter().take(options.max_faces.saturating_mul(2)) {
+                if let Some(keypoints) = keypoints_on_crop(models, img, &bbox)? {
+                    confirmed.push((bbox, score, keypoints));
+                }
+            }
+            confirmed
+        }
+    };
+    candidates.retain(|(_, score, _)| *score >= options.min_score);
+    let mut verified = Vec::with_capacity(candidates.len());
+    for candidate in candidates {
+        let trusted = options.mode == DetectMode::Selfie && candidate.1 >= SELFIE_TRUSTED_SCORE;
+        if trusted || is_face(models, img, &candidate)? {
+            verified.push(candidate);
+        }
+    }
+    let mut candidates = verified;
+    candidates.sort_by(|a, b| b.0.area().total_cmp(&a.0.area()));
+    candidates.truncate(options.max_faces);
+    Ok(candidates
+        .into_iter()
+        .map(|(bbox, score, kp)| {
+            let keypoints = Keypoints::from_array(kp);
+            let pose = quality::pose_from_keypoints(&keypoints);
+            let quality = quality::measure(img, &bbox, &pose);
+            Face {
+                bbox,
+                score,
+                keypoints,
+                pose,
+                quality,
+                landmarks: None,
+            }
+        })
+        .collect())
+}
+
+/// Runs BlazeFace on a square crop around `bbox`; returns the keypoints of the detection
+/// nearest the crop centre, in image pixels, or `None` when BlazeFace sees no face there.
+fn keypoints_on_crop(
+    models: &ModelSet,
+    img: &RgbImage,
+    bbox: &BoundingBox,
+) -> EngineResult<Option<[Point; 6]>> {
+    const SIZE: u32 = 128;
+    let side = bbox.width.max(bbox.height) * CROP_FACTOR;
+    let center = bbox.center();
+    let scale = side / SIZE as f32;
+    let crop_to_img = Affine {
+        a: scale,
+        b: 0.0,
+        tx: center.x - side / 2.0,
+        c: 0.0,
+        d: scale,
+        ty: center.y - side / 2.0,
+    };
+    let crop = warp(img, &crop_to_img, SIZE, SIZE, [0, 0, 0]);
+    let found = blazeface::run(&models.detector_selfie, &crop, CROP_MIN_SCORE)?;
+    let mid = Point::new(SIZE as f32 / 2.0, SIZE as f32 / 2.0);
+    let best = found
+        .into_iter()
+        .filter(|d| d.bbox.center().distance(mid) < SIZE as f32 * 0.25)
+        .max_by(|a, b| a.score.total_cmp(&b.score));
+    Ok(best.map(|d| d.keypoints.map(|p| crop_to_img.apply(p))))
+}
+
+/// Verifies a candidate with one mesh pass (see `PRESENCE_ALONE`).
+fn is_face(
+    models: &ModelSet,
+    img: &RgbImage,
+    (bbox, score, kp): &(BoundingBox, f32, [Point; 6]),
+) -> EngineResult<bool> {
+    let presence = mesh::first_pass(models, img, bbox, kp[0], kp[1])?.presence_logit;
+    Ok(presence >= PRESENCE_ALONE
+        || (presence >= PRESENCE_WITH_CONFIDENT_DETECTOR && *score >= CONFIDENT_DETECTOR))
+}
+
+/// Greedy non-maximum suppression, best score first.
+fn nms<T>(mut items: Vec<(BoundingBox, f32, T)>) -> Vec<(BoundingBox, f32, T)> {
+    items.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let mut kept: Vec<(BoundingBox, f32, T)> = Vec::new();
+    for item in items {
+        if kept.iter().all(|k| k.0.iou(&item.0) < NMS_IOU) {
+            kept.push(item);
+        }
+    }
+    kept
+}

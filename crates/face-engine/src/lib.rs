@@ -1,0 +1,140 @@
+//! Facegate's face engine: detection, landmarks, alignment, embeddings, quality, anti-spoof
+//! scoring and the ICAO portrait, on models shipped in `models/` and run with tract.
+//!
+//! The public API carries no tract types. Load once with [`FaceEngine::load`] and share the
+//! engine across threads (it is `Send + Sync`; every call takes `&self`).
+
+mod align;
+mod antispoof;
+pub mod compare;
+mod decode;
+mod detect;
+mod error;
+pub mod evaluation;
+mod face;
+pub mod geometry;
+mod manifest;
+mod mesh;
+pub mod portrait;
+mod preprocess;
+mod quality;
+mod runtime;
+
+use std::path::Path;
+
+pub use align::{ALIGNED_SIZE, ARCFACE_TEMPLATE, AlignedFace, Embedding};
+pub use decode::{DEFAULT_MAX_PIXELS, Image};
+pub use detect::{DetectMode, DetectOptions};
+pub use error::{EngineError, EngineResult};
+pub use face::{Face, Keypoints, Pose, Quality};
+pub use manifest::{ModelEntry, read_manifest, sha256_file};
+pub use mesh::Mesh;
+pub use portrait::{PhotoQuality, Portrait};
+
+use manifest::ModelSet;
+
+/// The loaded models and every operation on them.
+#[derive(Debug, Clone)]
+pub struct FaceEngine {
+    models: ModelSet,
+    embedder_id: String,
+}
+
+impl FaceEngine {
+    /// Loads every model named in `models_dir/manifest.toml`, checking each sha256.
+    pub fn load(models_dir: &Path) -> EngineResult<Self> {
+        let entries = read_manifest(models_dir)?;
+        let embedder_id = entries
+            .iter()
+            .find(|e| e.role == "embedder")
+            .map(|e| format!("{}@{}", e.file, &e.sha256[..12.min(e.sha256.len())]))
+            .unwrap_or_default();
+        Ok(Self {
+            models: ModelSet::load(models_dir)?,
+            embedder_id,
+        })
+    }
+
+    /// Identifies the embedder; stored with every embedding so vectors of different models
+    /// are never compared.
+    pub fn embedder_id(&self) -> &str {
+        &self.embedder_id
+    }
+
+    /// Finds faces, largest first.
+    pub fn detect(&self, image: &Image, options: &DetectOptions) -> EngineResult<Vec<Face>> {
+        detect::detect(&self.models, image.rgb(), options)
+    }
+
+    /// The largest face: tries the fast selfie detector first, then the group detector.
+    pub fn primary_face(&self, image: &Image) -> EngineResult<Face> {
+        for mode in [DetectMode::Selfie, DetectMode::All] {
+            let options = DetectOptions {
+                mode,
+                max_faces: 1,
+                ..DetectOptions::default()
+            };
+            if let Some(face) = self.detect(image, &options)?.into_iter().next() {
+                return Ok(face);
+            }
+        }
+        Err(EngineError::NoFace)
+    }
+
+    /// Fits the 468-point mesh to a detected face.
+    pub fn landmarks(&self, image: &Image, face: &Face) -> EngineResult<Mesh> {
+        mesh::fit(&self.models, image.rgb(), face)
+    }
+
+    /// Adds the mesh to `face` and refines its pose from it.
+    pub fn with_landmarks(&self, image: &Image, mut face: Face) -> EngineResult<Face> {
+        let mesh = self.landmarks(image, &face)?;
+        face.pose = quality::pose_from_mesh(&mesh.points);
+        face.quality.frontalness =
+            (1.0 - face.pose.yaw.abs().max(face.pose.pitch.abs()) / 45.0).clamp(0.0, 1.0);
+        face.landmarks = Some(mesh.points);
+        Ok(face)
+    }
+
+    /// A 112×112 crop on the ArcFace 5-point template.
+    pub fn align(&self, image: &Image, mesh: &Mesh) -> EngineResult<AlignedFace> {
+        align::align(image.rgb(), &mesh.alignment_points()).ok_or(EngineError::NoFace)
+    }
+
+    /// The L2-normalised identity vector of an aligned face.
+    pub fn embed(&self, aligned: &AlignedFace) -> EngineResult<Embedding> {
+        align::embed(&self.models, &self.embedder_id, aligned)
+    }
+
+    /// Mesh, alignment and embedding of one detected face.
+    pub fn embed_face(&self, image: &Image, face: &Face) -> EngineResult<Embedding> {
+        let mesh = self.landmarks(image, face)?;
+        self.embed(&self.align(image, &mesh)?)
+    }
+
+    /// Similarity in 0..1 of two embeddings (calibrated; see [`compare`]).
+    pub fn compare(&self, a: &Embedding, b: &Embedding) -> f32 {
+        compare::similarity_from_cosine(a.cosine(b))
+    }
+
+    /// Probability in 0..1 that `face` is a live face rather than a print or a screen.
+    pub fn anti_spoof(&self, image: &Image, face: &Face) -> EngineResult<f32> {
+        antispoof::real_probability(&self.models, image.rgb(), &face.bbox)
+    }
+
+    /// The ICAO-style 480×600 JPEG portrait of `face` with its quality score.
+    pub fn portrait(&self, image: &Image, face: &Face) -> EngineResult<Portrait> {
+        let mesh = self.landmarks(image, face)?;
+        portrait::make(image.rgb(), &mesh)
+    }
+}
+
+#[cfg(test)]
+mod send_sync {
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn engine_is_shareable_across_threads() {
+        assert_send_sync::<super::FaceEngine>();
+    }
+}

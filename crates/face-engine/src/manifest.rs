@@ -1,0 +1,85 @@
+//! Reads `models/manifest.toml`, verifies each file's sha256 and loads every model once.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+
+use crate::error::{EngineError, EngineResult};
+use crate::runtime::OnnxModel;
+
+#[derive(Debug, Deserialize)]
+struct ManifestFile {
+    model: Vec<ModelEntry>,
+}
+
+/// One `[[model]]` entry; only the fields the engine needs are read.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ModelEntry {
+    pub role: String,
+    pub file: String,
+    pub sha256: String,
+    pub input_shape: Vec<usize>,
+}
+
+/// Every model the engine uses, loaded and verified.
+#[derive(Debug, Clone)]
+pub(crate) struct ModelSet {
+    pub detector_selfie: OnnxModel,
+    pub detector_group: OnnxModel,
+    pub landmarks: OnnxModel,
+    pub embedder: OnnxModel,
+    pub anti_spoof: OnnxModel,
+}
+
+/// Parses the manifest at `models_dir/manifest.toml`.
+pub fn read_manifest(models_dir: &Path) -> EngineResult<Vec<ModelEntry>> {
+    let path = models_dir.join("manifest.toml");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| EngineError::Manifest(format!("cannot read {}: {e}", path.display())))?;
+    let parsed: ManifestFile = toml::from_str(&text)
+        .map_err(|e| EngineError::Manifest(format!("{}: {e}", path.display())))?;
+    Ok(parsed.model)
+}
+
+/// sha256 of a file as lowercase hex.
+pub fn sha256_file(path: &Path) -> EngineResult<String> {
+    let bytes = std::fs::read(path).map_err(|_| EngineError::ModelMissing {
+        path: path.display().to_string(),
+    })?;
+    Ok(hex::encode(Sha256::digest(&bytes)))
+}
+
+impl ModelSet {
+    pub(crate) fn load(models_dir: &Path) -> EngineResult<Self> {
+        let entries = read_manifest(models_dir)?;
+        let load = |role: &str| -> EngineResult<OnnxModel> {
+            let entry = entries
+                .iter()
+                .find(|e| e.role == role)
+                .ok_or_else(|| EngineError::Manifest(format!("no model with role `{role}`")))?;
+            let path: PathBuf = models_dir.join(&entry.file);
+            if !path.is_file() {
+                return Err(EngineError::ModelMissing {
+                    path: path.display().to_string(),
+                });
+            }
+            let actual = sha256_file(&path)?;
+            if !actual.eq_ignore_ascii_case(&entry.sha256) {
+                return Err(EngineError::ModelChecksum {
+                    file: entry.file.clone(),
+                    expected: entry.sha256.clone(),
+                    actual,
+                });
+            }
+            OnnxModel::load(role, &path, &entry.input_shape)
+        };
+        Ok(Self {
+            detector_selfie: load("detector_selfie")?,
+            detector_group: load("detector_group")?,
+            landmarks: load("landmarks")?,
+            embedder: load("embedder")?,
+            anti_spoof: load("anti_spoof")?,
+        })
+    }
+}

@@ -1,0 +1,154 @@
+//! The ICAO-style portrait: a 480×600 JPEG with the eyes level, the face centred and the head
+//! (chin to crown) at 75% of the height, plus a `photo_quality_score` built from measured factors.
+
+use std::io::Cursor;
+
+use image::RgbImage;
+use serde::Serialize;
+
+use crate::error::{EngineError, EngineResult};
+use crate::geometry::{Affine, BoundingBox, Point, warp};
+use crate::mesh::{CHIN, Mesh};
+use crate::quality;
+
+pub const PORTRAIT_WIDTH: u32 = 480;
+pub const PORTRAIT_HEIGHT: u32 = 600;
+/// Chin-to-crown height as a multiple of the eye-line-to-chin distance (adult anthropometry:
+/// the eye line sits close to the middle of the head).
+pub const HEAD_TO_EYE_CHIN_RATIO: f32 = 1.95;
+/// Head height as a fraction of the portrait height (ICAO asks 70–80%).
+pub const HEAD_FRACTION: f32 = 0.75;
+const FILL: [u8; 3] = [238, 238, 238];
+const JPEG_QUALITY: u8 = 92;
+
+/// Each measured factor in 0..1 and the score combined from them.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PhotoQuality {
+    pub sharpness: f32,
+    pub exposure: f32,
+    pub frontalness: f32,
+    pub eyes_open: f32,
+    pub mouth_closed: f32,
+    pub coverage: f32,
+    pub resolution: f32,
+    /// Weighted geometric mean of the factors above.
+    pub photo_quality_score: f32,
+}
+
+/// Weights of the factors in the geometric mean (they add up to 1).
+const WEIGHTS: [(&str, f32); 7] = [
+    ("sharpness", 0.20),
+    ("exposure", 0.15),
+    ("frontalness", 0.20),
+    ("eyes_open", 0.15),
+    ("mouth_closed", 0.05),
+    ("coverage", 0.15),
+    ("resolution", 0.10),
+];
+
+/// A finished portrait.
+#[derive(Debug, Clone)]
+pub struct Portrait {
+    pub jpeg: Vec<u8>,
+    pub quality: PhotoQuality,
+}
+
+/// Where the eye midpoint lands in the portrait, in pixels.
+pub fn eye_line_target() -> Point {
+    let head = HEAD_FRACTION * PORTRAIT_HEIGHT as f32;
+    let chin_y = (PORTRAIT_HEIGHT as f32 + head) / 2.0;
+    Point::new(
+        PORTRAIT_WIDTH as f32 / 2.0,
+        chin_y - head / HEAD_TO_EYE_CHIN_RATIO,
+    )
+}
+
+pub(crate) fn make(img: &RgbImage, mesh: &Mesh) -> EngineResult<Portrait> {
+    let (re, le) = (mesh.right_eye(), mesh.left_eye());
+    let eyes = re.midpoint(le);
+    let roll = (le.y - re.y).atan2(le.x - re.x);
+    let chin = mesh.point(CHIN);
+    // eye-to-chin measured perpendicular to the eye line
+    let eye_to_chin = ((chin.x - eyes.x) * -roll.sin() + (chin.y - eyes.y) * roll.cos()).abs();
+    if eye_to_chin < 2.0 {
+        return Err(EngineError::NoFace);
+    }
+    let head_source = eye_to_chin * HEAD_TO_EYE_CHIN_RATIO;
+    let scale = HEAD_FRACTION * PORTRAIT_HEIGHT as f32 / head_source;
+    let img_to_portrait = Affine::rotate_scale_about(eyes, eye_line_target(), -roll, scale);
+    let portrait_to_img = img_to_portrait.inverse().ok_or(EngineError::NoFace)?;
+    let out = warp(img, &portrait_to_img, PORTRAIT_WIDTH, PORTRAIT_HEIGHT, FILL);
+
+    let quality = measure(img, mesh, &out, &portrait_to_img, scale);
+    let mut jpeg = Cursor::new(Vec::new());
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, JPEG_QUALITY)
+        .encode_image(&out)
+        .map_err(|e| EngineError::CorruptImage(format!("portrait encode: {e}")))?;
+    Ok(Portrait {
+        jpeg: jpeg.into_inner(),
+        quality,
+    })
+}
+
+fn ramp(value: f32, zero_at: f32, one_at: f32) -> f32 {
+    ((value - zero_at) / (one_at - zero_at)).clamp(0.0, 1.0)
+}
+
+fn measure(
+    img: &RgbImage,
+    mesh: &Mesh,
+    portrait: &RgbImage,
+    portrait_to_img: &Affine,
+    scale: f32,
+) -> PhotoQuality {
+    let pose = quality::pose_from_mesh(&mesh.points);
+    let (re, le) = (mesh.right_eye(), mesh.left_eye());
+    let inter_eye = re.distance(le);
+    // face region in the portrait: around the eye line down to the chin
+    let target = eye_line_target();
+    let half = inter_eye * scale;
+    let face_box = BoundingBox::from_corners(
+        target.x - half,
+        target.y - half * 0.6,
+        target.x + half,
+        target.y + half * 1.6,
+    );
+    let measured = quality::measure(portrait, &face_box, &pose);
+    // share of portrait pixels that came from the source image rather than the fill
+    let (w, h) = (img.width() as f32, img.height() as f32);
+    let mut inside = 0u32;
+    let mut total = 0u32;
+    for y in (0..PORTRAIT_HEIGHT).step_by(10) {
+        for x in (0..PORTRAIT_WIDTH).step_by(10) {
+            let p = portrait_to_img.apply(Point::new(x as f32, y as f32));
+            total += 1;
+            if p.x >= 0.0 && p.y >= 0.0 && p.x < w && p.y < h {
+                inside += 1;
+            }
+        }
+    }
+    let factors = [
+        measured.sharpness.clamp(0.0, 1.0),
+        1.0 - ((measured.brightness - 0.55).abs() / 0.45).clamp(0.0, 1.0),
+        (1.0 - pose.yaw.abs().max(pose.pitch.abs()) / 30.0).clamp(0.0, 1.0),
+        ramp(mesh.eye_aspect_ratio(), 0.12, 0.22),
+        1.0 - ramp(mesh.mouth_open_ratio(), 0.08, 0.30),
+        ramp(inside as f32 / total as f32, 0.6, 1.0),
+        ramp(inter_eye, 20.0, 60.0),
+    ];
+    let score = factors
+        .iter()
+        .zip(WEIGHTS)
+        .map(|(f, (_, w))| f.max(0.01).powf(w))
+        .product::<f32>();
+    PhotoQuality {
+        sharpness: factors[0],
+        exposure: factors[1],
+        frontalness: factors[2],
+        eyes_open: factors[3],
+        mouth_closed: factors[4],
+        coverage: factors[5],
+        resolution: factors[6],
+        photo_quality_score: score.clamp(0.0, 1.0),
+    }
+}

@@ -1,0 +1,70 @@
+//! The only module that touches tract: loads an ONNX file with a fixed input shape into a
+//! shared, thread-safe plan and runs it on ndarray tensors.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use ndarray::{Array4, ArrayD};
+use tract_onnx::prelude::*;
+
+use crate::error::{EngineError, EngineResult};
+
+type Plan = Arc<TypedRunnableModel>;
+
+/// One optimised model, shareable across threads (`run` takes `&self`).
+#[derive(Clone)]
+pub(crate) struct OnnxModel {
+    name: String,
+    plan: Plan,
+}
+
+impl std::fmt::Debug for OnnxModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OnnxModel")
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
+impl OnnxModel {
+    /// Loads `path`, fixes input 0 to `input_shape` and optimises the graph.
+    pub(crate) fn load(name: &str, path: &Path, input_shape: &[usize]) -> EngineResult<Self> {
+        let fail = |e: TractError| EngineError::Inference {
+            model: name.to_owned(),
+            message: format!("{e:#}"),
+        };
+        let plan = tract_onnx::onnx()
+            .model_for_path(path)
+            .map_err(fail)?
+            .with_input_fact(0, f32::fact(input_shape).into())
+            .map_err(fail)?
+            .into_optimized()
+            .map_err(fail)?
+            .into_runnable()
+            .map_err(fail)?;
+        Ok(Self {
+            name: name.to_owned(),
+            plan,
+        })
+    }
+
+    /// Runs the model on one input tensor and returns every output as an owned array.
+    pub(crate) fn run(&self, input: Array4<f32>) -> EngineResult<Vec<ArrayD<f32>>> {
+        let fail = |e: TractError| EngineError::Inference {
+            model: self.name.clone(),
+            message: format!("{e:#}"),
+        };
+        let outputs = self
+            .plan
+            .run(tvec!(Tensor::from(input).into_tvalue()))
+            .map_err(fail)?;
+        outputs
+            .iter()
+            .map(|t| {
+                t.to_plain_array_view::<f32>()
+                    .map(|v| v.to_owned())
+                    .map_err(fail)
+            })
+            .collect()
+    }
+}
