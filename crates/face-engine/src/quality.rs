@@ -76,15 +76,17 @@ pub(crate) fn pose_from_keypoints(k: &Keypoints) -> Pose {
     let (nose, mouth) = (level(k.nose_tip), level(k.mouth_center));
     let (re, le) = (level(k.right_ear), level(k.left_ear));
     let ear_mid = re.midpoint(le);
-    let half_span = ((le.x - re.x).abs() / 2.0).max(1.0);
+    // The nose tip stands further forward of the ear axis than the ears stand apart; this
+    // factor brings the keypoint yaw in line with the mesh's depth-based yaw on testdata.
+    let half_span = ((le.x - re.x).abs() / 2.0).max(1.0) * NOSE_DEPTH_TO_HALF_EAR_SPAN;
     let yaw = ((nose.x - ear_mid.x) / half_span).clamp(-1.0, 1.0).asin();
-    // Frontal faces put the nose tip about 45% of the way from the eye line to the mouth.
+    // Frontal faces put the nose tip about 55% of the way from the eye line to the mouth centre.
     let ratio = if mouth.y.abs() > 1e-3 {
         nose.y / mouth.y
     } else {
         0.45
     };
-    let pitch = ((0.45 - ratio) * 2.5).clamp(-1.0, 1.0).asin();
+    let pitch = ((FRONTAL_NOSE_RATIO - ratio) * 2.5).clamp(-1.0, 1.0).asin();
     Pose {
         yaw: yaw.to_degrees(),
         pitch: pitch.to_degrees(),
@@ -92,8 +94,17 @@ pub(crate) fn pose_from_keypoints(k: &Keypoints) -> Pose {
     }
 }
 
+/// Nose depth (ahead of the ear axis) relative to half the ear span, for the keypoint yaw.
+const NOSE_DEPTH_TO_HALF_EAR_SPAN: f32 = 1.6;
+/// Nose-tip position between eye line and mouth centre on a frontal face (keypoint pose).
+const FRONTAL_NOSE_RATIO: f32 = 0.55;
+/// The mesh's chin sits this many degrees "ahead" of its forehead on frontal faces (median over
+/// the frontal celebs photos); added back so a frontal face reads pitch 0.
+const MESH_PITCH_BIAS_DEG: f32 = 10.0;
+
 /// Pose from the 3-D mesh: yaw from the depth difference across the outer eye corners, pitch
-/// from the depth difference between forehead and chin, roll from the eye line.
+/// from the depth difference between forehead and chin, roll from the eye line. Mesh depth is
+/// smaller toward the camera.
 pub(crate) fn pose_from_mesh(mesh: &[[f32; 3]]) -> Pose {
     let p = |i: usize| mesh[i];
     let (right_outer, left_outer) = (p(33), p(263));
@@ -101,12 +112,14 @@ pub(crate) fn pose_from_mesh(mesh: &[[f32; 3]]) -> Pose {
     let roll = (left_outer[1] - right_outer[1]).atan2(left_outer[0] - right_outer[0]);
     let dx = ((left_outer[0] - right_outer[0]).powi(2) + (left_outer[1] - right_outer[1]).powi(2))
         .sqrt();
-    let yaw = (right_outer[2] - left_outer[2]).atan2(dx);
+    // turning toward the image's right pushes the image-right eye corner away (larger z)
+    let yaw = (left_outer[2] - right_outer[2]).atan2(dx);
     let dy = ((chin[0] - forehead[0]).powi(2) + (chin[1] - forehead[1]).powi(2)).sqrt();
-    let pitch = (chin[2] - forehead[2]).atan2(dy);
+    // tilting up brings the chin toward the camera and pushes the forehead away
+    let pitch = (forehead[2] - chin[2]).atan2(dy);
     Pose {
         yaw: yaw.to_degrees(),
-        pitch: pitch.to_degrees(),
+        pitch: pitch.to_degrees() + MESH_PITCH_BIAS_DEG,
         roll: roll.to_degrees(),
     }
 }
