@@ -69,6 +69,18 @@ fn stages(c: &mut Criterion) {
         b.iter(|| engine.portrait(black_box(&selfie), &face))
     });
 
+    for role in [
+        "detector_selfie",
+        "detector_group",
+        "landmarks",
+        "embedder",
+        "anti_spoof",
+    ] {
+        c.bench_function(&format!("model_only_{role}"), |b| {
+            b.iter(|| engine.run_model_once(black_box(role)))
+        });
+    }
+
     let reference = one_megapixel_jpeg("identities/celebs/id00/img1.jpg");
     let probe = one_megapixel_jpeg("identities/celebs/id00/img11.jpg");
     c.bench_function("compare_two_1mp_jpegs", |b| {

@@ -61,6 +61,15 @@ impl FaceEngine {
         &self.embedder_id
     }
 
+    /// Runs the model of `role` once on a zero tensor, without pre- or post-processing: the
+    /// model-only time that benchmarks compare with onnxruntime.
+    pub fn run_model_once(&self, role: &str) -> EngineResult<()> {
+        self.models
+            .by_role(role)
+            .ok_or_else(|| EngineError::Manifest(format!("no model with role `{role}`")))?
+            .run_on_zeros()
+    }
+
     /// Finds faces, largest first.
     pub fn detect(&self, image: &Image, options: &DetectOptions) -> EngineResult<Vec<Face>> {
         detect::detect(&self.models, image.rgb(), options)

@@ -51,6 +51,18 @@ pub fn sha256_file(path: &Path) -> EngineResult<String> {
 }
 
 impl ModelSet {
+    /// The model playing `role`, if the engine has one.
+    pub(crate) fn by_role(&self, role: &str) -> Option<&OnnxModel> {
+        Some(match role {
+            "detector_selfie" => &self.detector_selfie,
+            "detector_group" => &self.detector_group,
+            "landmarks" => &self.landmarks,
+            "embedder" => &self.embedder,
+            "anti_spoof" => &self.anti_spoof,
+            _ => return None,
+        })
+    }
+
     pub(crate) fn load(models_dir: &Path) -> EngineResult<Self> {
         let entries = read_manifest(models_dir)?;
         let load = |role: &str| -> EngineResult<OnnxModel> {

@@ -15,6 +15,7 @@ type Plan = Arc<TypedRunnableModel>;
 #[derive(Clone)]
 pub(crate) struct OnnxModel {
     name: String,
+    input_shape: [usize; 4],
     plan: Plan,
 }
 
@@ -42,10 +43,21 @@ impl OnnxModel {
             .map_err(fail)?
             .into_runnable()
             .map_err(fail)?;
+        let input_shape: [usize; 4] = input_shape.try_into().map_err(|_| {
+            EngineError::Manifest(format!(
+                "{name}: input_shape must have 4 dimensions, got {input_shape:?}"
+            ))
+        })?;
         Ok(Self {
             name: name.to_owned(),
+            input_shape,
             plan,
         })
+    }
+
+    /// Runs the model once on a zero tensor of its input shape (benchmarks only).
+    pub(crate) fn run_on_zeros(&self) -> EngineResult<()> {
+        self.run(Array4::zeros(self.input_shape)).map(|_| ())
     }
 
     /// Runs the model on one input tensor and returns every output as an owned array.

@@ -1,0 +1,126 @@
+//! Black-box tests of the binary's contract: `serve` is the default command, `/healthz`
+//! answers once models are loaded, and configuration is layered and validated by key.
+
+use std::process::Command;
+
+use facegate_blackbox_tests::{facegate_binary, repo_root, start_server};
+
+#[test]
+fn serve_is_the_default_and_healthz_answers_after_models_load() {
+    let server = start_server(&[]);
+    let body: serde_json::Value = ureq::get(&format!("{}/healthz", server.base_url))
+        .call()
+        .expect("healthz")
+        .body_mut()
+        .read_json()
+        .expect("json");
+    assert_eq!(body["status"], "ok");
+    assert!(
+        body["embedder"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("fr_feature.onnx@"))
+    );
+}
+
+fn run_with_env(args: &[&str], env: &[(&str, &str)]) -> (i32, String) {
+    let mut command = Command::new(facegate_binary());
+    command.args(args).current_dir(repo_root());
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    let output = command.output().expect("facegate runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn invalid_configuration_names_the_key_and_exits_2() {
+    let cases: [(&str, &str, &str); 4] = [
+        ("FACEGATE__SERVER__BIND", "not-an-address", "server.bind"),
+        ("FACEGATE__SERVER__WORKERS", "many", "server.workers"),
+        (
+            "FACEGATE__DATABASE__URL",
+            "mysql://db/facegate",
+            "database.url",
+        ),
+        ("FACEGATE__MODELS__DIR", "/nonexistent", "models.dir"),
+    ];
+    for (key, value, named) in cases {
+        let (code, stderr) = run_with_env(&["serve"], &[(key, value)]);
+        assert_eq!(code, 2, "{key}={value}: {stderr}");
+        assert!(
+            stderr.contains(named),
+            "{key}={value}: error does not name `{named}`: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn config_file_is_layered_under_the_environment() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("facegate.toml");
+    std::fs::write(&file, "[server]\nbind = \"bad address from the file\"\n").expect("write");
+    let file_arg = file.to_string_lossy().into_owned();
+    // the file alone is invalid and is named by key
+    let (code, stderr) = run_with_env(&["--config", &file_arg, "serve"], &[]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("server.bind") && stderr.contains("bad address from the file"),
+        "{stderr}"
+    );
+    // the environment overrides the file; a missing --config file is an error too
+    let (code, _) = run_with_env(&["--config", "/nonexistent/facegate.toml", "serve"], &[]);
+    assert_eq!(code, 2);
+    let port = facegate_blackbox_tests::free_port().to_string();
+    let server_env = format!("127.0.0.1:{port}");
+    let mut child = Command::new(facegate_binary())
+        .args(["--config", &file_arg])
+        .current_dir(repo_root())
+        .env("FACEGATE__SERVER__BIND", &server_env)
+        .env("FACEGATE__DATABASE__URL", dir.path().join("db.sqlite"))
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut healthy = false;
+    while std::time::Instant::now() < deadline && !healthy {
+        healthy = ureq::get(&format!("http://{server_env}/healthz"))
+            .call()
+            .is_ok_and(|r| r.status() == 200);
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        healthy,
+        "env FACEGATE__SERVER__BIND did not override the file"
+    );
+}
+
+#[test]
+fn eval_verify_prints_the_report() {
+    let dir = repo_root().join("../shared/testdata/identities/tv-cast");
+    let output = Command::new(facegate_binary())
+        .args(["eval", "verify"])
+        .arg(&dir)
+        .current_dir(repo_root())
+        .output()
+        .expect("eval runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    for needle in [
+        "pairs             80 genuine, 700 impostor",
+        "ROC AUC",
+        "TAR @ FAR 0.001",
+        "EER",
+        "recommended",
+    ] {
+        assert!(stdout.contains(needle), "missing `{needle}` in:\n{stdout}");
+    }
+}
