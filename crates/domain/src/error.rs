@@ -11,4 +11,10 @@ pub enum DomainError {
     /// A confidence or similarity lies outside 0..1.
     #[error("{field} must be between 0 and 1")]
     OutOfUnitRange { field: &'static str },
+    /// A session status change the lifecycle does not allow.
+    #[error("a session cannot go from {from} to {to}")]
+    InvalidTransition {
+        from: &'static str,
+        to: &'static str,
+    },
 }

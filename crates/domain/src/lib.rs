@@ -1,9 +1,24 @@
-//! Facegate's domain: identifiers, verdict rules and the errors of the domain. No I/O.
+//! Facegate's domain: identifiers, tenants and keys, collections and faces, liveness sessions,
+//! webhook deliveries, verdict rules, the vector-search contract and the domain's errors.
+//! No I/O.
 
+pub mod collection;
 pub mod error;
 pub mod ids;
+pub mod session;
+pub mod tenant;
+pub mod vector;
 pub mod verdict;
+pub mod webhook;
 
+pub use collection::{Collection, IndexedFace};
 pub use error::DomainError;
 pub use ids::{ExternalId, TenantId};
+pub use session::{Session, SessionKind, SessionMode, SessionStatus};
+pub use tenant::{ApiKey, Tenant};
+pub use vector::{SearchHit, VectorIndex};
 pub use verdict::{Verdict, VerdictThresholds};
+pub use webhook::{DeliveryStatus, WebhookDelivery};
+
+/// Milliseconds since the Unix epoch; every stored timestamp uses it.
+pub type UnixMillis = i64;

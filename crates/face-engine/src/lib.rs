@@ -90,6 +90,17 @@ impl FaceEngine {
         Err(EngineError::NoFace)
     }
 
+    /// The only face in the image: `NoFace` when there is none, `MultipleFaces` when there are
+    /// several (for flows that must not guess whose face is meant, like a liveness frame).
+    pub fn single_face(&self, image: &Image) -> EngineResult<Face> {
+        let mut faces = self.detect(image, &DetectOptions::default())?;
+        match faces.len() {
+            0 => self.primary_face(image),
+            1 => Ok(faces.remove(0)),
+            count => Err(EngineError::MultipleFaces { count }),
+        }
+    }
+
     /// Fits the 468-point mesh to a detected face.
     pub fn landmarks(&self, image: &Image, face: &Face) -> EngineResult<Mesh> {
         mesh::fit(&self.models, image.rgb(), face)

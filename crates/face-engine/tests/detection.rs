@@ -178,6 +178,16 @@ fn bad_input_gets_typed_errors() {
         Image::decode(&bomb),
         Err(EngineError::TooManyPixels { .. })
     ));
+    let group = common::load("groups/annotated/2008_002506.jpg");
+    assert!(matches!(
+        common::engine().single_face(&group),
+        Err(EngineError::MultipleFaces { count: 3 })
+    ));
+    assert!(
+        common::engine()
+            .single_face(&common::load("spoof/samples/live.jpg"))
+            .is_ok()
+    );
     let blank = Image::from_rgb(image::RgbImage::from_pixel(
         320,
         240,

@@ -1,5 +1,110 @@
-//! Facegate's storage layer: diesel over SQLite (embedded) and PostgreSQL (scale-out), the
-//! embedded migrations and vector search.
-//!
-//! Not built yet: the storage issue fills this crate. Nothing in the service uses it today, so
-//! nothing depends on it pretending to work.
+//! Facegate's storage layer: diesel over SQLite (the embedded default) and PostgreSQL (the
+//! scale-out store) from one pool, embedded migrations, repositories returning domain types,
+//! secrets kept only as HMAC digests, retention, and the in-memory exact vector index.
+
+pub mod collections;
+pub mod connection;
+mod error;
+mod schema;
+pub mod search;
+pub mod secrets;
+pub mod sessions;
+pub mod tenants;
+pub mod vector;
+pub mod webhooks;
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+pub use connection::{AnyConnection, Backend, DbConnection, DbPool};
+pub use error::{StorageError, StorageResult};
+pub use secrets::ServerSecret;
+
+/// A handle on the database: the pool, its backend and the server secret for digests.
+#[derive(Clone)]
+pub struct Store {
+    pool: DbPool,
+    backend: Backend,
+    secret: ServerSecret,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("backend", &self.backend)
+            .finish()
+    }
+}
+
+impl Store {
+    /// Opens `url`, applies pending migrations and returns the store.
+    pub fn open(url: &str, secret: ServerSecret) -> StorageResult<Self> {
+        let backend = Backend::of(url);
+        let pool_size = match backend {
+            Backend::Sqlite => 8,
+            Backend::Postgres => 16,
+        };
+        let pool = connection::open_pool(url, pool_size)?;
+        let store = Self {
+            pool,
+            backend,
+            secret,
+        };
+        connection::run_migrations(&mut *store.conn()?)?;
+        Ok(store)
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    pub(crate) fn conn(&self) -> StorageResult<DbConnection> {
+        Ok(self.pool.get()?)
+    }
+
+    pub(crate) fn secret(&self) -> &ServerSecret {
+        &self.secret
+    }
+
+    /// Whether the database answers a trivial query (readiness).
+    pub fn ping(&self) -> StorageResult<()> {
+        use diesel::connection::SimpleConnection;
+        let mut conn = self.conn()?;
+        conn.batch_execute("SELECT 1")
+            .map_err(|e| StorageError::Unavailable(e.to_string()))
+    }
+
+    /// A raw pooled connection, for migrations run by the CLI and tests.
+    pub fn connection(&self) -> StorageResult<DbConnection> {
+        self.conn()
+    }
+}
+
+/// Now, in unix milliseconds.
+pub fn now_millis() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+pub(crate) fn parse_uuid(value: &str) -> StorageResult<uuid::Uuid> {
+    uuid::Uuid::parse_str(value).map_err(|e| StorageError::Corrupt(format!("uuid {value}: {e}")))
+}
+
+/// Little-endian f32 blob of an embedding.
+pub fn embedding_to_blob(vector: &[f32]) -> Vec<u8> {
+    vector.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// An embedding from its little-endian f32 blob.
+pub fn embedding_from_blob(blob: &[u8]) -> StorageResult<Vec<f32>> {
+    if !blob.len().is_multiple_of(4) {
+        return Err(StorageError::Corrupt(format!(
+            "embedding blob of {} bytes",
+            blob.len()
+        )));
+    }
+    Ok(blob
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}

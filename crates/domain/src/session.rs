@@ -1,0 +1,132 @@
+//! Liveness sessions: every field of the spec, the kind (managed or direct), the mode, the
+//! status lifecycle, attempts and expiry.
+
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::UnixMillis;
+use crate::error::DomainError;
+use crate::ids::TenantId;
+use crate::verdict::Verdict;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionKind {
+    /// Created server to server with an API key.
+    Managed,
+    /// Created by a frontend without an API key.
+    Direct,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionMode {
+    #[default]
+    Active,
+    Passive,
+}
+
+/// Lifecycle: `created` → `in_progress` → `completed`; `created`/`in_progress` → `expired`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionStatus {
+    Created,
+    InProgress,
+    Completed,
+    Expired,
+}
+
+impl SessionStatus {
+    /// Whether the lifecycle allows moving from `self` to `next`.
+    pub fn can_become(self, next: SessionStatus) -> bool {
+        use SessionStatus::*;
+        matches!(
+            (self, next),
+            (Created, InProgress)
+                | (Created, Completed)
+                | (InProgress, Completed)
+                | (Created, Expired)
+                | (InProgress, Expired)
+        )
+    }
+
+    pub fn transition(self, next: SessionStatus) -> Result<SessionStatus, DomainError> {
+        if self.can_become(next) {
+            Ok(next)
+        } else {
+            Err(DomainError::InvalidTransition {
+                from: self.as_str(),
+                to: next.as_str(),
+            })
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SessionStatus::Created => "created",
+            SessionStatus::InProgress => "in_progress",
+            SessionStatus::Completed => "completed",
+            SessionStatus::Expired => "expired",
+        }
+    }
+
+    pub fn parse(value: &str) -> Option<Self> {
+        Some(match value {
+            "created" => SessionStatus::Created,
+            "in_progress" => SessionStatus::InProgress,
+            "completed" => SessionStatus::Completed,
+            "expired" => SessionStatus::Expired,
+            _ => return None,
+        })
+    }
+}
+
+/// A liveness session as stored. The token itself is never stored, only its digest.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Session {
+    pub id: Uuid,
+    pub tenant_id: TenantId,
+    pub kind: SessionKind,
+    pub mode: SessionMode,
+    pub status: SessionStatus,
+    pub reference_id: Option<String>,
+    pub redirect_url: Option<String>,
+    pub webhook_url: Option<String>,
+    pub fingerprint_id: Option<String>,
+    pub challenge_count: u32,
+    pub attempt_number: u32,
+    pub max_attempts: u32,
+    pub verdict: Option<Verdict>,
+    pub confidence: Option<f32>,
+    pub photo_quality_score: Option<f32>,
+    pub has_photo: bool,
+    pub created_at: UnixMillis,
+    pub expires_at: UnixMillis,
+    pub completed_at: Option<UnixMillis>,
+}
+
+impl Session {
+    pub fn is_expired_at(&self, now: UnixMillis) -> bool {
+        self.status == SessionStatus::Expired
+            || (self.status != SessionStatus::Completed && now >= self.expires_at)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SessionStatus::*;
+
+    #[test]
+    fn lifecycle_allows_only_forward_moves() {
+        assert!(Created.can_become(InProgress));
+        assert!(InProgress.can_become(Completed));
+        assert!(InProgress.can_become(Expired));
+        assert!(!Completed.can_become(InProgress));
+        assert!(!Expired.can_become(Completed));
+        assert!(!Completed.can_become(Expired));
+        assert!(Completed.transition(Created).is_err());
+        for s in [Created, InProgress, Completed, Expired] {
+            assert_eq!(super::SessionStatus::parse(s.as_str()), Some(s));
+        }
+    }
+}

@@ -1,0 +1,49 @@
+//! Webhook deliveries: the verdict notification queued for a session, with its retry state.
+
+use serde::Serialize;
+use uuid::Uuid;
+
+use crate::UnixMillis;
+use crate::ids::TenantId;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeliveryStatus {
+    Pending,
+    Delivered,
+    Failed,
+}
+
+impl DeliveryStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeliveryStatus::Pending => "pending",
+            DeliveryStatus::Delivered => "delivered",
+            DeliveryStatus::Failed => "failed",
+        }
+    }
+
+    pub fn parse(value: &str) -> Option<Self> {
+        Some(match value {
+            "pending" => DeliveryStatus::Pending,
+            "delivered" => DeliveryStatus::Delivered,
+            "failed" => DeliveryStatus::Failed,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WebhookDelivery {
+    pub id: Uuid,
+    pub tenant_id: TenantId,
+    pub session_id: Uuid,
+    pub url: String,
+    /// The JSON body posted to `url`.
+    pub payload: String,
+    pub status: DeliveryStatus,
+    pub attempts: u32,
+    pub next_attempt_at: UnixMillis,
+    pub last_error: Option<String>,
+    pub created_at: UnixMillis,
+}

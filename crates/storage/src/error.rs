@@ -1,0 +1,58 @@
+//! The storage layer's error type.
+
+use thiserror::Error;
+
+/// Errors returned by repositories.
+#[derive(Debug, Error)]
+pub enum StorageError {
+    /// The row does not exist (or belongs to another tenant, which is reported identically).
+    #[error("{entity} not found")]
+    NotFound { entity: &'static str },
+    /// A uniqueness rule was violated (for example a duplicate collection `external_id`).
+    #[error("{entity} already exists")]
+    Conflict { entity: &'static str },
+    /// The database cannot be reached or refused the operation for a transient reason.
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
+    /// A stored value could not be read back (corruption or a schema mismatch).
+    #[error("stored data is invalid: {0}")]
+    Corrupt(String),
+    /// A migration failed.
+    #[error("migration failed: {0}")]
+    Migration(String),
+    /// A caller-supplied value broke a domain rule.
+    #[error(transparent)]
+    Domain(#[from] domain::DomainError),
+}
+
+pub type StorageResult<T> = Result<T, StorageError>;
+
+impl StorageError {
+    /// Maps a diesel error, naming the entity for not-found and conflict.
+    pub(crate) fn from_diesel(entity: &'static str, e: diesel::result::Error) -> Self {
+        use diesel::result::{DatabaseErrorKind, Error};
+        match e {
+            Error::NotFound => StorageError::NotFound { entity },
+            Error::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
+                StorageError::Conflict { entity }
+            }
+            Error::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, _) => {
+                StorageError::NotFound { entity }
+            }
+            Error::DeserializationError(e) => StorageError::Corrupt(e.to_string()),
+            other => StorageError::Unavailable(other.to_string()),
+        }
+    }
+}
+
+impl From<diesel::r2d2::PoolError> for StorageError {
+    fn from(e: diesel::r2d2::PoolError) -> Self {
+        StorageError::Unavailable(e.to_string())
+    }
+}
+
+impl From<diesel::result::Error> for StorageError {
+    fn from(e: diesel::result::Error) -> Self {
+        StorageError::from_diesel("record", e)
+    }
+}

@@ -1,0 +1,93 @@
+//! Diesel table definitions shared by both backends (portable column types only: text ids,
+//! BIGINT unix-millisecond timestamps, binary blobs, doubles).
+
+diesel::table! {
+    tenants (id) {
+        id -> Text,
+        name -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    api_keys (id) {
+        id -> Text,
+        tenant_id -> Text,
+        digest -> Binary,
+        created_at -> BigInt,
+        revoked_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    collections (id) {
+        id -> Text,
+        tenant_id -> Text,
+        external_id -> Text,
+        description -> Text,
+        created_at -> BigInt,
+        version -> BigInt,
+    }
+}
+
+diesel::table! {
+    faces (id) {
+        id -> Text,
+        tenant_id -> Text,
+        collection_id -> Text,
+        external_face_id -> Text,
+        model_id -> Text,
+        embedding -> Binary,
+        detail -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    sessions (id) {
+        id -> Text,
+        tenant_id -> Text,
+        kind -> Text,
+        mode -> Text,
+        status -> Text,
+        token_digest -> Binary,
+        reference_id -> Nullable<Text>,
+        redirect_url -> Nullable<Text>,
+        webhook_url -> Nullable<Text>,
+        fingerprint_id -> Nullable<Text>,
+        challenge_count -> Integer,
+        attempt_number -> Integer,
+        max_attempts -> Integer,
+        verdict -> Nullable<Text>,
+        confidence -> Nullable<Double>,
+        photo -> Nullable<Binary>,
+        photo_quality_score -> Nullable<Double>,
+        created_at -> BigInt,
+        expires_at -> BigInt,
+        completed_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    webhook_deliveries (id) {
+        id -> Text,
+        tenant_id -> Text,
+        session_id -> Text,
+        url -> Text,
+        payload -> Text,
+        status -> Text,
+        attempts -> Integer,
+        next_attempt_at -> BigInt,
+        last_error -> Nullable<Text>,
+        created_at -> BigInt,
+    }
+}
+
+diesel::allow_tables_to_appear_in_same_query!(
+    tenants,
+    api_keys,
+    collections,
+    faces,
+    sessions,
+    webhook_deliveries
+);

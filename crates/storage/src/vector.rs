@@ -1,0 +1,280 @@
+//! The embedded exact vector index: per collection, an int8 copy of every vector is scanned in
+//! parallel (both cores) and the best candidates are re-ranked with the exact f32 dot product.
+
+use std::collections::HashMap;
+
+use domain::{SearchHit, VectorIndex};
+use parking_lot::RwLock;
+use rayon::prelude::*;
+use uuid::Uuid;
+
+/// Rows scanned per parallel task.
+const CHUNK_ROWS: usize = 4096;
+
+#[derive(Debug, Default)]
+struct CollectionIndex {
+    dim: usize,
+    ids: Vec<Uuid>,
+    rows: HashMap<Uuid, usize>,
+    exact: Vec<f32>,
+    quantized: Vec<i8>,
+    /// Per row: 1 / (quantisation scale), so approx dot = Σ qa·qb · inv_a · inv_b.
+    inverse_scales: Vec<f32>,
+}
+
+fn quantize(vector: &[f32]) -> (Vec<i8>, f32) {
+    let max = vector.iter().fold(0.0f32, |m, v| m.max(v.abs())).max(1e-12);
+    let scale = 127.0 / max;
+    (
+        vector
+            .iter()
+            .map(|v| (v * scale).round().clamp(-127.0, 127.0) as i8)
+            .collect(),
+        1.0 / scale,
+    )
+}
+
+impl CollectionIndex {
+    fn upsert(&mut self, id: Uuid, vector: &[f32]) {
+        if self.ids.is_empty() {
+            self.dim = vector.len();
+        }
+        if vector.len() != self.dim {
+            tracing::warn!(%id, got = vector.len(), want = self.dim, "vector of another dimension ignored");
+            return;
+        }
+        let (q, inv) = quantize(vector);
+        match self.rows.get(&id) {
+            Some(&row) => {
+                self.exact[row * self.dim..(row + 1) * self.dim].copy_from_slice(vector);
+                self.quantized[row * self.dim..(row + 1) * self.dim].copy_from_slice(&q);
+                self.inverse_scales[row] = inv;
+            }
+            None => {
+                self.rows.insert(id, self.ids.len());
+                self.ids.push(id);
+                self.exact.extend_from_slice(vector);
+                self.quantized.extend_from_slice(&q);
+                self.inverse_scales.push(inv);
+            }
+        }
+    }
+
+    fn remove(&mut self, id: Uuid) {
+        let Some(row) = self.rows.remove(&id) else {
+            return;
+        };
+        let last = self.ids.len() - 1;
+        let d = self.dim;
+        if row != last {
+            let moved = self.ids[last];
+            self.ids[row] = moved;
+            self.rows.insert(moved, row);
+            self.exact.copy_within(last * d..(last + 1) * d, row * d);
+            self.quantized
+                .copy_within(last * d..(last + 1) * d, row * d);
+            self.inverse_scales[row] = self.inverse_scales[last];
+        }
+        self.ids.pop();
+        self.exact.truncate(last * d);
+        self.quantized.truncate(last * d);
+        self.inverse_scales.pop();
+    }
+
+    fn search(&self, query: &[f32], k: usize, min_cosine: f32) -> Vec<SearchHit> {
+        let d = self.dim;
+        if k == 0 || self.ids.is_empty() || query.len() != d {
+            return Vec::new();
+        }
+        let (q, q_inv) = quantize(query);
+        let candidates = (k * 4).max(k + 32);
+        let mut approx: Vec<(f32, usize)> = self
+            .quantized
+            .par_chunks(CHUNK_ROWS * d)
+            .enumerate()
+            .flat_map_iter(|(chunk, rows)| {
+                let mut local: Vec<(f32, usize)> = rows
+                    .chunks_exact(d)
+                    .enumerate()
+                    .map(|(i, row)| {
+                        let index = chunk * CHUNK_ROWS + i;
+                        let dot: i32 = row
+                            .iter()
+                            .zip(&q)
+                            .map(|(a, b)| i32::from(*a) * i32::from(*b))
+                            .sum();
+                        (dot as f32 * q_inv * self.inverse_scales[index], index)
+                    })
+                    .collect();
+                keep_best(&mut local, candidates);
+                local.into_iter()
+            })
+            .collect();
+        keep_best(&mut approx, candidates);
+        let mut hits: Vec<SearchHit> = approx
+            .into_iter()
+            .map(|(_, row)| {
+                let exact: f32 = self.exact[row * d..(row + 1) * d]
+                    .iter()
+                    .zip(query)
+                    .map(|(a, b)| a * b)
+                    .sum();
+                SearchHit {
+                    face_id: self.ids[row],
+                    cosine: exact,
+                }
+            })
+            .filter(|h| h.cosine >= min_cosine)
+            .collect();
+        hits.sort_by(|a, b| {
+            b.cosine
+                .total_cmp(&a.cosine)
+                .then(a.face_id.cmp(&b.face_id))
+        });
+        hits.truncate(k);
+        hits
+    }
+}
+
+/// Keeps the `n` highest-scoring entries (unordered).
+fn keep_best(items: &mut Vec<(f32, usize)>, n: usize) {
+    if items.len() > n {
+        items.select_nth_unstable_by(n - 1, |a, b| b.0.total_cmp(&a.0));
+        items.truncate(n);
+    }
+}
+
+/// Exact search over in-memory matrices, one per collection.
+#[derive(Debug, Default)]
+pub struct MemoryVectorIndex {
+    collections: RwLock<HashMap<Uuid, CollectionIndex>>,
+}
+
+impl MemoryVectorIndex {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Replaces a collection's content in one step.
+    pub fn load_collection(&self, collection_id: Uuid, vectors: &[(Uuid, Vec<f32>)]) {
+        let mut index = CollectionIndex::default();
+        for (id, v) in vectors {
+            index.upsert(*id, v);
+        }
+        self.collections.write().insert(collection_id, index);
+    }
+
+    /// Bytes held per face (f32 + int8 copies, scale, id and map entry), for capacity planning.
+    pub fn bytes_per_face(dim: usize) -> usize {
+        dim * 4 + dim + 4 + 16 + 16 + 8
+    }
+}
+
+impl VectorIndex for MemoryVectorIndex {
+    fn upsert(&self, collection_id: Uuid, face_id: Uuid, vector: &[f32]) {
+        self.collections
+            .write()
+            .entry(collection_id)
+            .or_default()
+            .upsert(face_id, vector);
+    }
+
+    fn remove(&self, collection_id: Uuid, face_id: Uuid) {
+        if let Some(index) = self.collections.write().get_mut(&collection_id) {
+            index.remove(face_id);
+        }
+    }
+
+    fn remove_collection(&self, collection_id: Uuid) {
+        self.collections.write().remove(&collection_id);
+    }
+
+    fn search(
+        &self,
+        collection_id: Uuid,
+        query: &[f32],
+        k: usize,
+        min_cosine: f32,
+    ) -> Vec<SearchHit> {
+        self.collections
+            .read()
+            .get(&collection_id)
+            .map(|i| i.search(query, k, min_cosine))
+            .unwrap_or_default()
+    }
+
+    fn len(&self, collection_id: Uuid) -> usize {
+        self.collections
+            .read()
+            .get(&collection_id)
+            .map_or(0, |i| i.ids.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(seed: u64, dim: usize) -> Vec<f32> {
+        let mut x = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mut v: Vec<f32> = (0..dim)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((x >> 33) as f32 / (1u64 << 31) as f32) - 0.5
+            })
+            .collect();
+        let n = v.iter().map(|a| a * a).sum::<f32>().sqrt();
+        v.iter_mut().for_each(|a| *a /= n);
+        v
+    }
+
+    #[test]
+    fn search_matches_brute_force_and_sees_removals_at_once() {
+        let index = MemoryVectorIndex::new();
+        let c = Uuid::new_v4();
+        let faces: Vec<(Uuid, Vec<f32>)> =
+            (0..3000).map(|i| (Uuid::new_v4(), unit(i, 64))).collect();
+        for (id, v) in &faces {
+            index.upsert(c, *id, v);
+        }
+        let query = unit(12345, 64);
+        let mut brute: Vec<(f32, Uuid)> = faces
+            .iter()
+            .map(|(id, v)| (v.iter().zip(&query).map(|(a, b)| a * b).sum(), *id))
+            .collect();
+        brute.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let hits = index.search(c, &query, 10, -1.0);
+        assert_eq!(
+            hits.iter().map(|h| h.face_id).collect::<Vec<_>>(),
+            brute.iter().take(10).map(|b| b.1).collect::<Vec<_>>()
+        );
+        index.remove(c, hits[0].face_id);
+        assert!(
+            index
+                .search(c, &query, 10, -1.0)
+                .iter()
+                .all(|h| h.face_id != hits[0].face_id)
+        );
+        assert_eq!(index.len(c), 2999);
+        index.remove_collection(c);
+        assert!(index.search(c, &query, 10, -1.0).is_empty());
+    }
+
+    #[test]
+    fn min_cosine_filters_and_self_match_ranks_first() {
+        let index = MemoryVectorIndex::new();
+        let c = Uuid::new_v4();
+        let v = unit(1, 32);
+        let id = Uuid::new_v4();
+        index.upsert(c, id, &v);
+        index.upsert(c, Uuid::new_v4(), &unit(2, 32));
+        let hits = index.search(c, &v, 5, 0.9);
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].face_id, id);
+        assert!((hits[0].cosine - 1.0).abs() < 1e-5);
+    }
+}

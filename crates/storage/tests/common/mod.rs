@@ -1,0 +1,97 @@
+//! Test backends: a fresh SQLite file always, and a fresh PostgreSQL database when
+//! `FACEGATE_TEST_DATABASE_URL` points at a server (each test gets its own database).
+
+#![allow(dead_code)]
+
+use diesel::Connection;
+use diesel::connection::SimpleConnection;
+use diesel::pg::PgConnection;
+use facegate_storage::{ServerSecret, Store};
+
+/// A store on a throw-away database; dropping it removes the database.
+pub struct TestDb {
+    pub store: Store,
+    pub url: String,
+    cleanup: Option<(String, String)>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        let Some((admin_url, name)) = self.cleanup.take() else {
+            return;
+        };
+        if let Ok(mut conn) = PgConnection::establish(&admin_url) {
+            let _ = conn.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+        }
+    }
+}
+
+pub fn secret() -> ServerSecret {
+    ServerSecret::new(b"test server secret".to_vec())
+}
+
+pub fn sqlite() -> TestDb {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = dir
+        .path()
+        .join("facegate.db")
+        .to_string_lossy()
+        .into_owned();
+    TestDb {
+        store: Store::open(&url, secret()).expect("sqlite opens"),
+        url,
+        cleanup: None,
+        _dir: Some(dir),
+    }
+}
+
+/// A fresh PostgreSQL database, or `None` (and a note on stderr) when none is configured.
+pub fn postgres() -> Option<TestDb> {
+    let admin_url = std::env::var("FACEGATE_TEST_DATABASE_URL").ok()?;
+    let name = format!("facegate_test_{}", uuid::Uuid::new_v4().simple());
+    let mut admin =
+        PgConnection::establish(&admin_url).expect("FACEGATE_TEST_DATABASE_URL reachable");
+    admin
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .expect("create test database");
+    let base = admin_url
+        .rsplit_once('/')
+        .map_or(admin_url.as_str(), |(b, _)| b);
+    let url = format!("{base}/{name}");
+    let store = Store::open(&url, secret()).expect("postgres opens");
+    Some(TestDb {
+        store,
+        url,
+        cleanup: Some((admin_url, name)),
+        _dir: None,
+    })
+}
+
+/// Every configured backend: SQLite always, PostgreSQL when configured.
+pub fn backends() -> Vec<(&'static str, TestDb)> {
+    let mut all = vec![("sqlite", sqlite())];
+    match postgres() {
+        Some(db) => all.push(("postgres", db)),
+        None => {
+            eprintln!("FACEGATE_TEST_DATABASE_URL not set: PostgreSQL half of this test skipped")
+        }
+    }
+    all
+}
+
+/// A deterministic unit vector.
+pub fn unit(seed: u64, dim: usize) -> Vec<f32> {
+    let mut x = seed.wrapping_mul(0x9E3779B97F4A7C15).wrapping_add(1);
+    let mut v: Vec<f32> = (0..dim)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+        })
+        .collect();
+    let n = v.iter().map(|a| a * a).sum::<f32>().sqrt();
+    v.iter_mut().for_each(|a| *a /= n);
+    v
+}

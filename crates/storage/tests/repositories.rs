@@ -1,0 +1,348 @@
+//! The repository suite, run on SQLite always and on PostgreSQL when
+//! `FACEGATE_TEST_DATABASE_URL` is set: keys, collections, faces, tenant isolation, sessions,
+//! retention, webhooks, migrations and errors.
+
+mod common;
+
+use domain::{ExternalId, SessionKind, SessionMode, SessionStatus, Verdict};
+use facegate_storage::search::FaceSearch;
+use facegate_storage::sessions::NewSession;
+use facegate_storage::{ServerSecret, StorageError, Store, connection, now_millis};
+
+fn ext(value: &str) -> ExternalId {
+    ExternalId::parse("external_id", value).expect("valid id")
+}
+
+#[test]
+fn api_keys_are_stored_as_digests_and_checked() {
+    for (backend, db) in common::backends() {
+        let store = &db.store;
+        let tenant = store.create_tenant("acme").expect("tenant");
+        assert!(
+            matches!(
+                store.create_tenant("acme"),
+                Err(StorageError::Conflict { .. })
+            ),
+            "{backend}"
+        );
+        let (key, plaintext) = store.create_api_key(tenant.id).expect("key");
+        assert_eq!(
+            store.authenticate_api_key(&plaintext).expect("auth"),
+            Some(tenant.id),
+            "{backend}"
+        );
+        let mut tampered = plaintext.clone();
+        tampered.pop();
+        tampered.push(if plaintext.ends_with('0') { '1' } else { '0' });
+        assert_eq!(
+            store.authenticate_api_key(&tampered).expect("auth"),
+            None,
+            "{backend}"
+        );
+        assert_eq!(
+            store.authenticate_api_key("garbage").expect("auth"),
+            None,
+            "{backend}"
+        );
+        // a different server secret cannot validate the key
+        let other = Store::open(&db.url, ServerSecret::new(b"other".to_vec())).expect("open");
+        assert_eq!(
+            other.authenticate_api_key(&plaintext).expect("auth"),
+            None,
+            "{backend}"
+        );
+        store.revoke_api_key(&key.id).expect("revoke");
+        assert_eq!(
+            store.authenticate_api_key(&plaintext).expect("auth"),
+            None,
+            "{backend}"
+        );
+        assert!(matches!(
+            store.revoke_api_key("0000000000000000"),
+            Err(StorageError::NotFound { .. })
+        ));
+        let listed = store.list_api_keys().expect("list");
+        assert_eq!(listed.len(), 1);
+        assert!(listed[0].0.revoked_at.is_some());
+        assert_eq!(listed[0].1, "acme");
+    }
+}
+
+#[test]
+fn collections_are_unique_per_tenant_and_isolated() {
+    for (backend, db) in common::backends() {
+        let store = &db.store;
+        let a = store.create_tenant("a").expect("tenant").id;
+        let b = store.create_tenant("b").expect("tenant").id;
+        store
+            .create_collection(a, &ext("customers"), "first")
+            .expect("create");
+        assert!(
+            matches!(
+                store.create_collection(a, &ext("customers"), "again"),
+                Err(StorageError::Conflict { .. })
+            ),
+            "{backend}"
+        );
+        store
+            .create_collection(b, &ext("customers"), "b's own")
+            .expect("same id, other tenant");
+        assert_eq!(
+            store
+                .collection(b, &ext("customers"))
+                .expect("get")
+                .description,
+            "b's own"
+        );
+        assert!(matches!(
+            store.collection(a, &ext("missing")),
+            Err(StorageError::NotFound { .. })
+        ));
+        for i in 0..5 {
+            store
+                .create_collection(a, &ext(&format!("c{i}")), "")
+                .expect("create");
+        }
+        let first = store.list_collections(a, 4, None).expect("page 1");
+        assert_eq!(first.items.len(), 4);
+        let second = store
+            .list_collections(a, 4, first.next_token.as_deref())
+            .expect("page 2");
+        assert_eq!(second.items.len(), 2);
+        assert!(second.next_token.is_none());
+        assert!(
+            store.list_collections(b, 10, None).expect("b").items.len() == 1,
+            "{backend}: b sees only its own"
+        );
+
+        let (face, _) = store
+            .insert_face(
+                a,
+                &ext("customers"),
+                &ext("user-1"),
+                "m",
+                &common::unit(1, 8),
+                "{}",
+            )
+            .expect("face");
+        assert!(
+            matches!(
+                store.face(b, &ext("customers"), face.id),
+                Err(StorageError::NotFound { .. })
+            ),
+            "{backend}"
+        );
+        assert!(
+            matches!(
+                store.delete_face(b, &ext("customers"), face.id),
+                Err(StorageError::NotFound { .. })
+            ),
+            "{backend}"
+        );
+        assert!(
+            matches!(
+                store.delete_collection(b, &ext("c0")),
+                Err(StorageError::NotFound { .. })
+            ),
+            "{backend}"
+        );
+        let back = store.face(a, &ext("customers"), face.id).expect("own face");
+        assert_eq!(
+            back.embedding,
+            common::unit(1, 8),
+            "{backend}: embedding round-trips as LE f32"
+        );
+        assert_eq!(
+            store
+                .collection(a, &ext("customers"))
+                .expect("get")
+                .face_count,
+            Some(1)
+        );
+        store
+            .delete_collection(a, &ext("customers"))
+            .expect("delete");
+        assert!(matches!(
+            store.face(a, &ext("customers"), face.id),
+            Err(StorageError::NotFound { .. })
+        ));
+    }
+}
+
+#[test]
+fn search_sees_index_and_delete_at_once_across_processes() {
+    for (backend, db) in common::backends() {
+        let tenant = db.store.create_tenant("t").expect("tenant").id;
+        db.store
+            .create_collection(tenant, &ext("people"), "")
+            .expect("collection");
+        let here = FaceSearch::new(db.store.clone());
+        // a second "process": its own index over the same database
+        let there = FaceSearch::new(Store::open(&db.url, common::secret()).expect("second store"));
+        let mut ids = Vec::new();
+        for i in 0..50 {
+            ids.push(
+                here.index_face(
+                    tenant,
+                    &ext("people"),
+                    &ext(&format!("u{i}")),
+                    "m",
+                    &common::unit(i, 32),
+                    "{}",
+                )
+                .expect("index")
+                .id,
+            );
+        }
+        let query = common::unit(7, 32);
+        let hits = there
+            .search(tenant, &ext("people"), &query, 5, -1.0)
+            .expect("search");
+        assert_eq!(hits[0].face_id, ids[7], "{backend}");
+        assert!((hits[0].cosine - 1.0).abs() < 1e-5);
+        there
+            .delete_face(tenant, &ext("people"), ids[7])
+            .expect("delete elsewhere");
+        let hits = here
+            .search(tenant, &ext("people"), &query, 5, -1.0)
+            .expect("search");
+        assert!(
+            hits.iter().all(|h| h.face_id != ids[7]),
+            "{backend}: delete by another process visible at once"
+        );
+        let paged = db
+            .store
+            .list_faces(tenant, &ext("people"), 20, None)
+            .expect("page");
+        assert_eq!(paged.items.len(), 20);
+        assert!(paged.next_token.is_some());
+        here.delete_collection(tenant, &ext("people"))
+            .expect("drop");
+        assert!(matches!(
+            there.search(tenant, &ext("people"), &query, 5, -1.0),
+            Err(StorageError::NotFound { .. })
+        ));
+    }
+}
+
+#[test]
+fn sessions_keep_tokens_as_digests_and_retention_deletes_photos() {
+    for (backend, db) in common::backends() {
+        let store = &db.store;
+        let tenant = store.create_tenant("t").expect("tenant").id;
+        let new = |lifetime_ms| NewSession {
+            tenant_id: tenant,
+            kind: SessionKind::Managed,
+            mode: SessionMode::Passive,
+            reference_id: Some("ref-1".into()),
+            redirect_url: Some("https://example.com/back".into()),
+            webhook_url: None,
+            fingerprint_id: None,
+            challenge_count: 0,
+            max_attempts: 3,
+            lifetime_ms,
+        };
+        let (session, token) = store.create_session(&new(60_000)).expect("session");
+        assert_eq!(session.status, SessionStatus::Created);
+        assert!(
+            store.session_with_token(session.id, &token).is_ok(),
+            "{backend}"
+        );
+        assert!(matches!(
+            store.session_with_token(session.id, "wrong"),
+            Err(StorageError::NotFound { .. })
+        ));
+        store
+            .set_session_status(session.id, SessionStatus::InProgress)
+            .expect("start");
+        let done = store
+            .complete_session(
+                session.id,
+                Verdict::Pass,
+                0.91,
+                Some((vec![0xFF, 0xD8, 0xFF, 0xD9], 0.8)),
+            )
+            .expect("complete");
+        assert_eq!(done.verdict, Some(Verdict::Pass));
+        assert!(done.has_photo);
+        assert!(
+            store
+                .set_session_status(session.id, SessionStatus::InProgress)
+                .is_err(),
+            "{backend}: no way back"
+        );
+        assert_eq!(
+            store.session_photo(session.id, &token).expect("photo"),
+            Some(vec![0xFF, 0xD8, 0xFF, 0xD9])
+        );
+
+        let (short, short_token) = store.create_session(&new(-1)).expect("already expired");
+        let (expired, photos) = store.sweep_expired_sessions(now_millis()).expect("sweep");
+        assert!(expired >= 1 && photos == 0, "{backend}: {expired} {photos}");
+        assert!(matches!(
+            store.session_with_token(short.id, &short_token),
+            Err(StorageError::NotFound { .. })
+        ));
+        // the completed session's photo goes once its lifetime has passed
+        let (_, photos) = store
+            .sweep_expired_sessions(now_millis() + 120_000)
+            .expect("sweep later");
+        assert_eq!(photos, 1, "{backend}");
+
+        let delivery = store
+            .enqueue_webhook(tenant, session.id, "https://example.com/hook", "{}")
+            .expect("enqueue");
+        let claimed = store
+            .claim_due_webhooks(now_millis(), 10, 30_000)
+            .expect("claim");
+        assert_eq!(claimed.len(), 1);
+        assert!(
+            store
+                .claim_due_webhooks(now_millis(), 10, 30_000)
+                .expect("claim again")
+                .is_empty(),
+            "{backend}: leased"
+        );
+        store
+            .record_webhook_attempt(delivery.id, Err(("503".into(), Some(now_millis()))))
+            .expect("retry");
+        store
+            .record_webhook_attempt(delivery.id, Ok(()))
+            .expect("delivered");
+        let after = store.webhook_delivery(delivery.id).expect("get");
+        assert_eq!(after.attempts, 2);
+        assert_eq!(after.status, domain::DeliveryStatus::Delivered);
+    }
+}
+
+#[test]
+fn migrations_go_up_down_and_up_again() {
+    for (backend, db) in common::backends() {
+        let mut conn = db.store.connection().expect("conn");
+        connection::revert_all_migrations(&mut conn).expect("down");
+        assert_eq!(
+            connection::run_migrations(&mut conn).expect("up"),
+            1,
+            "{backend}"
+        );
+        assert_eq!(connection::run_migrations(&mut conn).expect("noop"), 0);
+        drop(conn);
+        db.store
+            .create_tenant("after-migrations")
+            .expect("schema usable");
+    }
+}
+
+#[test]
+fn unreachable_database_is_unavailable_not_a_panic() {
+    let result = Store::open("postgres://facegate@127.0.0.1:1/none", common::secret());
+    assert!(
+        matches!(result, Err(StorageError::Unavailable(_))),
+        "{result:?}"
+    );
+    let result = Store::open("/nonexistent-dir/sub/facegate.db", common::secret());
+    assert!(
+        matches!(result, Err(StorageError::Unavailable(_))),
+        "{result:?}"
+    );
+}
