@@ -124,3 +124,66 @@ fn eval_verify_prints_the_report() {
         assert!(stdout.contains(needle), "missing `{needle}` in:\n{stdout}");
     }
 }
+
+#[test]
+fn keys_create_list_revoke_and_migrate() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("keys.db").to_string_lossy().into_owned();
+    let env = [("FACEGATE__DATABASE__URL", db.as_str())];
+    let run = |args: &[&str]| {
+        let mut command = Command::new(facegate_binary());
+        command.args(args).current_dir(repo_root());
+        for (k, v) in env {
+            command.env(k, v);
+        }
+        let output = command.output().expect("facegate runs");
+        assert!(
+            output.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    assert!(run(&["migrate"]).contains("applied 1 migration"));
+    assert!(run(&["migrate"]).contains("applied 0 migration"));
+    let created = run(&["keys", "create", "--tenant", "acme"]);
+    let key = created
+        .lines()
+        .last()
+        .expect("key on the last line")
+        .to_owned();
+    assert!(key.starts_with("fg_") && key.len() == 84, "{key}");
+    let listed = run(&["keys", "list"]);
+    let id = &key[3..19];
+    assert!(
+        listed.contains(id) && listed.contains("acme") && listed.contains("active"),
+        "{listed}"
+    );
+    assert!(
+        !listed.contains(&key[20..]),
+        "the secret part is never shown again"
+    );
+    run(&["keys", "revoke", id]);
+    assert!(run(&["keys", "list"]).contains("revoked"));
+    // the database holds the digest, never the key
+    let raw = std::fs::read(&db).expect("db file");
+    assert!(
+        !raw.windows(key.len()).any(|w| w == key.as_bytes()),
+        "plaintext key found in the database file"
+    );
+    let secret = std::fs::read_to_string(format!("{db}.secret")).expect("generated secret");
+    assert_eq!(secret.trim().len(), 64);
+}
+
+#[test]
+fn postgres_requires_an_explicit_server_secret() {
+    let (code, stderr) = run_with_env(
+        &["serve"],
+        &[(
+            "FACEGATE__DATABASE__URL",
+            "postgres://facegate@127.0.0.1:5432/facegate",
+        )],
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("security.server_secret"), "{stderr}");
+}

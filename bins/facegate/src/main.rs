@@ -1,7 +1,9 @@
 //! The `facegate` binary: parses the command line, loads configuration and dispatches to
 //! `serve` (the default) or the evaluation commands.
 
+mod database;
 mod eval;
+mod keys;
 mod serve;
 mod settings;
 
@@ -30,6 +32,11 @@ struct Cli {
 enum Command {
     /// Run the HTTP service (the default command).
     Serve,
+    /// Apply pending database migrations (serve also does this at start-up).
+    Migrate,
+    /// Administer API keys.
+    #[command(subcommand)]
+    Keys(keys::KeysCommand),
     /// Measure accuracy on your own data.
     #[command(subcommand)]
     Eval(eval::EvalCommand),
@@ -52,6 +59,8 @@ fn main() -> ExitCode {
     };
     let outcome = match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve::run(&settings),
+        Command::Migrate => migrate(&settings),
+        Command::Keys(command) => keys::run(&settings, command),
         Command::Eval(command) => eval::run(&settings, command),
     };
     match outcome {
@@ -61,4 +70,11 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn migrate(settings: &Settings) -> Result<(), String> {
+    let store = database::open(settings)?;
+    let applied = store.migrate().map_err(|e| e.to_string())?;
+    println!("applied {applied} migration(s); the schema is current");
+    Ok(())
 }

@@ -1,19 +1,31 @@
-//! `facegate serve`: loads the models once, then starts the actix-web server.
+//! `facegate serve`: opens and migrates the database, rebuilds the search index, loads the
+//! models once, starts the retention sweeper, then serves HTTP.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use actix_web::{App, HttpServer};
 use face_engine::FaceEngine;
 use http::AppState;
+use storage::search::FaceSearch;
 
 use crate::settings::Settings;
 
 pub fn run(settings: &Settings) -> Result<(), String> {
     let address = settings.bind_address().map_err(|e| e.to_string())?;
+    let store = crate::database::open(settings)?;
+    let applied = store.migrate().map_err(|e| e.to_string())?;
+    let search = Arc::new(FaceSearch::new(store.clone()));
+    let faces = search.rebuild_all().map_err(|e| e.to_string())?;
+    tracing::info!(backend = ?store.backend(), applied, faces, "database ready");
     tracing::info!(models = %settings.models.dir.display(), "loading models");
     let engine = Arc::new(FaceEngine::load(&settings.models.dir).map_err(|e| e.to_string())?);
     tracing::info!(embedder = engine.embedder_id(), %address, "models loaded; listening");
-    let state = AppState { engine };
+    spawn_retention_sweeper(
+        store,
+        Duration::from_secs(settings.sessions.sweep_interval_seconds),
+    );
+    let state = AppState { engine, search };
     let workers = match settings.server.workers {
         0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
         n => n,
@@ -27,4 +39,22 @@ pub fn run(settings: &Settings) -> Result<(), String> {
                 .await
         })
         .map_err(|e| format!("server: {e}"))
+}
+
+/// Expires sessions past their lifetime and deletes their photos, every `interval`.
+fn spawn_retention_sweeper(store: storage::Store, interval: Duration) {
+    std::thread::Builder::new()
+        .name("retention-sweeper".into())
+        .spawn(move || {
+            loop {
+                match store.sweep_expired_sessions(storage::now_millis()) {
+                    Ok((0, 0)) => {}
+                    Ok((expired, photos)) => tracing::info!(expired, photos, "retention sweep"),
+                    Err(e) => tracing::warn!(error = %e, "retention sweep failed"),
+                }
+                std::thread::sleep(interval);
+            }
+        })
+        .map(|_| ())
+        .unwrap_or_else(|e| tracing::error!(error = %e, "cannot start the retention sweeper"));
 }

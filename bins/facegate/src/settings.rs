@@ -16,6 +16,25 @@ pub struct Settings {
     pub database: DatabaseSettings,
     pub models: ModelSettings,
     pub limits: LimitSettings,
+    pub security: SecuritySettings,
+    pub sessions: SessionSettings,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SecuritySettings {
+    /// Key of every HMAC digest (API keys, session tokens). Empty with SQLite: generated once and
+    /// kept in `<database>.secret`. Required with PostgreSQL (all replicas must share it).
+    pub server_secret: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SessionSettings {
+    /// Lifetime of a session; its photo is deleted when it expires.
+    pub lifetime_minutes: u64,
+    /// How often the retention sweeper runs.
+    pub sweep_interval_seconds: u64,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -70,6 +89,13 @@ dir = "models"
 
 [limits]
 max_image_pixels = 40000000
+
+[security]
+server_secret = ""
+
+[sessions]
+lifetime_minutes = 30
+sweep_interval_seconds = 60
 "#;
 
 impl Settings {
@@ -117,6 +143,31 @@ impl Settings {
                 reason: format!("{} holds no manifest.toml", self.models.dir.display()),
             });
         }
+        let secret = self.security.server_secret.trim();
+        if !secret.is_empty() && secret.len() < 32 {
+            return Err(SettingsError::Invalid {
+                key: "security.server_secret",
+                reason: "must be at least 32 characters".into(),
+            });
+        }
+        if secret.is_empty() && self.is_postgres() {
+            return Err(SettingsError::Invalid {
+                key: "security.server_secret",
+                reason: "is required with PostgreSQL (every replica must share it)".into(),
+            });
+        }
+        if !(1..=24 * 60).contains(&self.sessions.lifetime_minutes) {
+            return Err(SettingsError::Invalid {
+                key: "sessions.lifetime_minutes",
+                reason: "must be between 1 and 1440".into(),
+            });
+        }
+        if self.sessions.sweep_interval_seconds == 0 {
+            return Err(SettingsError::Invalid {
+                key: "sessions.sweep_interval_seconds",
+                reason: "must be at least 1".into(),
+            });
+        }
         if self.limits.max_image_pixels < 10_000 {
             return Err(SettingsError::Invalid {
                 key: "limits.max_image_pixels",
@@ -124,6 +175,11 @@ impl Settings {
             });
         }
         Ok(())
+    }
+
+    pub fn is_postgres(&self) -> bool {
+        let url = self.database.url.trim();
+        url.starts_with("postgres://") || url.starts_with("postgresql://")
     }
 
     /// The parsed listen address.

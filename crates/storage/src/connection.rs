@@ -51,7 +51,9 @@ impl CustomizeConnection<AnyConnection, diesel::r2d2::Error> for SqlitePragmas {
     fn on_acquire(&self, conn: &mut AnyConnection) -> Result<(), diesel::r2d2::Error> {
         if let AnyConnection::Sqlite(c) = conn {
             c.batch_execute(
-                "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 15000; \
+                // busy_timeout first: switching to WAL needs a lock that another new
+                // connection may hold for a moment
+                "PRAGMA busy_timeout = 15000; PRAGMA journal_mode = WAL; \
                  PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
             )
             .map_err(diesel::r2d2::Error::QueryError)?;
@@ -65,6 +67,7 @@ pub fn open_pool(url: &str, max_size: u32) -> StorageResult<DbPool> {
     let manager = ConnectionManager::<AnyConnection>::new(url);
     Pool::builder()
         .max_size(max_size)
+        .min_idle(Some(1))
         .connection_timeout(Duration::from_secs(5))
         .connection_customizer(Box::new(SqlitePragmas))
         .build(manager)

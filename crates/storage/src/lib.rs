@@ -38,19 +38,29 @@ impl std::fmt::Debug for Store {
 impl Store {
     /// Opens `url`, applies pending migrations and returns the store.
     pub fn open(url: &str, secret: ServerSecret) -> StorageResult<Self> {
+        let store = Self::open_without_migrating(url, secret)?;
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// Applies pending migrations; returns how many ran.
+    pub fn migrate(&self) -> StorageResult<usize> {
+        connection::run_migrations(&mut *self.conn()?)
+    }
+
+    /// Opens `url` without touching the schema.
+    pub fn open_without_migrating(url: &str, secret: ServerSecret) -> StorageResult<Self> {
         let backend = Backend::of(url);
         let pool_size = match backend {
             Backend::Sqlite => 8,
             Backend::Postgres => 16,
         };
         let pool = connection::open_pool(url, pool_size)?;
-        let store = Self {
+        Ok(Self {
             pool,
             backend,
             secret,
-        };
-        connection::run_migrations(&mut *store.conn()?)?;
-        Ok(store)
+        })
     }
 
     pub fn backend(&self) -> Backend {
