@@ -198,6 +198,9 @@ impl Store {
         let version = conn
             .transaction::<_, diesel::result::Error, _>(|c| {
                 diesel::insert_into(faces::table).values(&row).execute(c)?;
+                if self.pgvector_enabled() {
+                    crate::pgvector::set_vector(c, &row.id, embedding)?;
+                }
                 bump_version(c, &collection.id)
             })
             .map_err(db("face"))?;
@@ -303,6 +306,17 @@ impl Store {
                 .collect::<StorageResult<Vec<_>>>()?;
             Ok((version, vectors))
         })
+    }
+
+    /// Approximate top-k through pgvector's HNSW index (PostgreSQL with the extension).
+    pub fn search_pgvector(
+        &self,
+        collection_id: Uuid,
+        query: &[f32],
+        k: usize,
+        min_cosine: f32,
+    ) -> StorageResult<Vec<domain::SearchHit>> {
+        crate::pgvector::search(&mut *self.conn()?, collection_id, query, k, min_cosine)
     }
 
     /// The current version of a collection (changes on every face write).

@@ -5,6 +5,7 @@
 pub mod collections;
 pub mod connection;
 mod error;
+pub mod pgvector;
 mod schema;
 pub mod search;
 pub mod secrets;
@@ -13,6 +14,8 @@ pub mod tenants;
 pub mod vector;
 pub mod webhooks;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use connection::{AnyConnection, Backend, DbConnection, DbPool};
@@ -25,6 +28,8 @@ pub struct Store {
     pool: DbPool,
     backend: Backend,
     secret: ServerSecret,
+    /// Whether faces carry a pgvector column (set by `migrate`).
+    pgvector: Arc<AtomicBool>,
 }
 
 impl std::fmt::Debug for Store {
@@ -45,7 +50,16 @@ impl Store {
 
     /// Applies pending migrations; returns how many ran.
     pub fn migrate(&self) -> StorageResult<usize> {
-        connection::run_migrations(&mut *self.conn()?)
+        let mut conn = self.conn()?;
+        let applied = connection::run_migrations(&mut conn)?;
+        self.pgvector
+            .store(pgvector::detect(&mut conn)?, Ordering::Relaxed);
+        Ok(applied)
+    }
+
+    /// Whether search runs on pgvector's HNSW index (PostgreSQL with the extension).
+    pub fn pgvector_enabled(&self) -> bool {
+        self.pgvector.load(Ordering::Relaxed)
     }
 
     /// Opens `url` without touching the schema.
@@ -60,6 +74,7 @@ impl Store {
             pool,
             backend,
             secret,
+            pgvector: Arc::new(AtomicBool::new(false)),
         })
     }
 

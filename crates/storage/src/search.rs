@@ -36,8 +36,16 @@ impl FaceSearch {
         &self.store
     }
 
-    /// Loads every collection (start-up); returns the number of faces loaded.
+    fn uses_pgvector(&self, query_len: usize) -> bool {
+        self.store.pgvector_enabled() && query_len == crate::pgvector::PGVECTOR_DIM
+    }
+
+    /// Loads every collection (start-up); returns the number of faces loaded. With pgvector
+    /// the database's HNSW index serves search and nothing is loaded.
     pub fn rebuild_all(&self) -> StorageResult<usize> {
+        if self.store.pgvector_enabled() {
+            return Ok(0);
+        }
         let mut versions = self.versions.lock();
         let mut faces = 0;
         for id in self.store.all_collection_ids()? {
@@ -128,6 +136,21 @@ impl FaceSearch {
         Ok(())
     }
 
+    /// Exact search in this process's memory even where pgvector serves `search` (used to
+    /// measure pgvector's recall).
+    pub fn search_exact(
+        &self,
+        tenant: TenantId,
+        collection: &ExternalId,
+        query: &[f32],
+        k: usize,
+    ) -> StorageResult<Vec<SearchHit>> {
+        let row = self.store.collection_row(tenant, collection)?;
+        let collection_id = crate::parse_uuid(&row.id)?;
+        self.ensure_fresh(collection_id)?;
+        Ok(self.index.search(collection_id, query, k, -1.0))
+    }
+
     /// The `k` faces most similar to `query` (raw cosine ≥ `min_cosine`), best first.
     pub fn search(
         &self,
@@ -139,6 +162,11 @@ impl FaceSearch {
     ) -> StorageResult<Vec<SearchHit>> {
         let row = self.store.collection_row(tenant, collection)?;
         let collection_id = crate::parse_uuid(&row.id)?;
+        if self.uses_pgvector(query.len()) {
+            return self
+                .store
+                .search_pgvector(collection_id, query, k, min_cosine);
+        }
         self.ensure_fresh(collection_id)?;
         Ok(self.index.search(collection_id, query, k, min_cosine))
     }

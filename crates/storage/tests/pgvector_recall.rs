@@ -1,0 +1,109 @@
+//! pgvector on PostgreSQL (when `FACEGATE_TEST_DATABASE_URL` is set and the extension is
+//! installed): recall@10 of the HNSW index against exact search, and deletes visible at once.
+
+mod common;
+
+use domain::ExternalId;
+use facegate_storage::search::FaceSearch;
+
+fn ext(value: &str) -> ExternalId {
+    ExternalId::parse("external_id", value).expect("valid id")
+}
+
+#[test]
+fn hnsw_recall_at_10_is_at_least_0_99_and_deletes_apply_at_once() {
+    let Some(db) = common::postgres() else {
+        eprintln!("FACEGATE_TEST_DATABASE_URL not set: pgvector test skipped");
+        return;
+    };
+    if !db.store.pgvector_enabled() {
+        eprintln!(
+            "pgvector extension not installed: PostgreSQL search runs the exact in-memory path"
+        );
+        return;
+    }
+    let tenant = db.store.create_tenant("t").expect("tenant").id;
+    db.store
+        .create_collection(tenant, &ext("big"), "")
+        .expect("collection");
+    db.store
+        .create_collection(tenant, &ext("other"), "")
+        .expect("collection");
+    let search = FaceSearch::new(db.store.clone());
+    let n = 3000;
+    for i in 0..n {
+        search
+            .index_face(
+                tenant,
+                &ext("big"),
+                &ext(&format!("u{i}")),
+                "m",
+                &common::unit(i, 512),
+                "{}",
+            )
+            .expect("index");
+    }
+    for i in 0..200 {
+        search
+            .index_face(
+                tenant,
+                &ext("other"),
+                &ext(&format!("o{i}")),
+                "m",
+                &common::unit(100_000 + i, 512),
+                "{}",
+            )
+            .expect("index");
+    }
+    let (mut found, mut wanted) = (0usize, 0usize);
+    for q in 0..50 {
+        // queries near stored faces, like a real re-identification
+        let mut query = common::unit(q * 37, 512);
+        let noise = common::unit(500_000 + q, 512);
+        query
+            .iter_mut()
+            .zip(&noise)
+            .for_each(|(a, b)| *a = 0.8 * *a + 0.6 * b);
+        let approx = search
+            .search(tenant, &ext("big"), &query, 10, -1.0)
+            .expect("pgvector search");
+        let exact = search
+            .search_exact(tenant, &ext("big"), &query, 10)
+            .expect("exact search");
+        wanted += exact.len();
+        found += exact
+            .iter()
+            .filter(|e| approx.iter().any(|a| a.face_id == e.face_id))
+            .count();
+    }
+    let recall = found as f64 / wanted as f64;
+    println!(
+        "pgvector recall@10 = {recall:.4} over 50 queries, {n} faces, ef_search {}",
+        facegate_storage::pgvector::EF_SEARCH
+    );
+    assert!(recall >= 0.99, "recall@10 {recall}");
+
+    let target = common::unit(5, 512);
+    let best = search
+        .search(tenant, &ext("big"), &target, 1, -1.0)
+        .expect("search")[0];
+    assert!((best.cosine - 1.0).abs() < 1e-4);
+    search
+        .delete_face(tenant, &ext("big"), best.face_id)
+        .expect("delete");
+    let after = search
+        .search(tenant, &ext("big"), &target, 5, -1.0)
+        .expect("search");
+    assert!(
+        after.iter().all(|h| h.face_id != best.face_id),
+        "deleted face still found"
+    );
+    // results never leak from another collection
+    assert!(
+        search
+            .search(tenant, &ext("other"), &target, 300, -1.0)
+            .expect("search")
+            .len()
+            == 200
+    );
+}
