@@ -35,6 +35,18 @@ pub fn similarity_from_cosine(cosine: f32) -> f32 {
     1.0
 }
 
+/// The raw cosine at which the calibrated similarity equals `similarity` (inverse map).
+pub fn cosine_from_similarity(similarity: f32) -> f32 {
+    let s = similarity.clamp(0.0, 1.0);
+    for pair in CALIBRATION_KNOTS.windows(2) {
+        let ((c0, s0), (c1, s1)) = (pair[0], pair[1]);
+        if s <= s1 {
+            return c0 + (c1 - c0) * (s - s0) / (s1 - s0);
+        }
+    }
+    1.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -50,5 +62,8 @@ mod tests {
         }
         assert_eq!(similarity_from_cosine(1.0), 1.0);
         assert_eq!(similarity_from_cosine(-1.0), 0.0);
+        for s in [0.0, 0.3, 0.5, 0.65, 0.9, 1.0] {
+            assert!((similarity_from_cosine(cosine_from_similarity(s)) - s).abs() < 1e-5);
+        }
     }
 }

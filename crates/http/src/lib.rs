@@ -1,12 +1,23 @@
-//! Facegate's HTTP layer: application state, route registration and operational endpoints.
+//! Facegate's HTTP layer: application state, route registration, authentication, uploads,
+//! the one error shape, and the operational endpoints.
 
+mod auth;
+mod collections;
+mod dto;
+pub mod error;
+mod faces;
 pub mod health;
+mod params;
+mod service;
+pub mod upload;
 
 use std::sync::Arc;
 
-use actix_web::web;
+use actix_web::{HttpResponse, web};
 use face_engine::FaceEngine;
 use storage::search::FaceSearch;
+
+use crate::error::ApiError;
 
 /// Shared state handed to every handler.
 #[derive(Debug, Clone)]
@@ -15,11 +26,81 @@ pub struct AppState {
     pub search: Arc<FaceSearch>,
 }
 
+/// Largest JSON body accepted (collection creation and future JSON routes).
+const MAX_JSON_BYTES: usize = 64 * 1024;
+
 /// Registers every route of the service on an actix `ServiceConfig`.
 pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg: &mut web::ServiceConfig| {
+        let json = web::JsonConfig::default()
+            .limit(MAX_JSON_BYTES)
+            .error_handler(|e, _| {
+                let status = match &e {
+                    actix_web::error::JsonPayloadError::Overflow { .. }
+                    | actix_web::error::JsonPayloadError::OverflowKnownLength { .. } => {
+                        actix_web::http::StatusCode::PAYLOAD_TOO_LARGE
+                    }
+                    actix_web::error::JsonPayloadError::ContentType => {
+                        actix_web::http::StatusCode::UNSUPPORTED_MEDIA_TYPE
+                    }
+                    _ => actix_web::http::StatusCode::BAD_REQUEST,
+                };
+                ApiError::new(status, "invalid_json", e.to_string()).into()
+            });
+        let query = web::QueryConfig::default()
+            .error_handler(|e, _| ApiError::bad_request("invalid_parameter", e.to_string()).into());
+        let path = web::PathConfig::default().error_handler(|e, _| {
+            ApiError::bad_request("invalid_identifier", e.to_string()).into()
+        });
         cfg.app_data(web::Data::new(state))
+            .app_data(json)
+            .app_data(query)
+            .app_data(path)
             .route("/healthz", web::get().to(health::healthz))
-            .route("/readyz", web::get().to(health::readyz));
+            .route("/readyz", web::get().to(health::readyz))
+            .route("/api/v1/compare-faces", web::post().to(faces::compare_v1))
+            .route("/api/v2/faces:detect", web::post().to(faces::detect))
+            .route("/api/v2/faces:compare", web::post().to(faces::compare))
+            .route("/api/v2/collections", web::post().to(collections::create))
+            .route("/api/v2/collections", web::get().to(collections::list))
+            .route(
+                "/api/v2/collections/{external_id}",
+                web::get().to(collections::get),
+            )
+            .route(
+                "/api/v2/collections/{external_id}",
+                web::delete().to(collections::delete),
+            )
+            .route(
+                "/api/v2/collections/{external_id}/faces",
+                web::post().to(collections::index_face),
+            )
+            .route(
+                "/api/v2/collections/{external_id}/faces",
+                web::get().to(collections::list_faces),
+            )
+            .route(
+                "/api/v2/collections/{external_id}/faces/{face_id}",
+                web::get().to(collections::get_face),
+            )
+            .route(
+                "/api/v2/collections/{external_id}/faces/{face_id}",
+                web::delete().to(collections::delete_face),
+            )
+            .route(
+                "/api/v2/collections/{external_id}/search-by-face/{face_id}",
+                web::post().to(collections::search_by_face),
+            )
+            .route(
+                "/api/v2/collections/{external_id}/search-by-image",
+                web::post().to(collections::search_by_image),
+            )
+            .default_service(web::to(not_found));
     }
+}
+
+async fn not_found() -> HttpResponse {
+    HttpResponse::NotFound().json(serde_json::json!({
+        "error": {"code": "route_not_found", "message": "no route matches this method and path"}
+    }))
 }

@@ -285,6 +285,27 @@ impl Store {
         Ok((parse_uuid(&collection.id)?, outcome))
     }
 
+    /// `external_face_id` of each listed face that still exists in the tenant's collection.
+    pub fn external_face_ids(
+        &self,
+        tenant: TenantId,
+        collection_external_id: &ExternalId,
+        ids: &[Uuid],
+    ) -> StorageResult<std::collections::HashMap<Uuid, String>> {
+        let collection = self.collection_row(tenant, collection_external_id)?;
+        let wanted: Vec<String> = ids.iter().map(Uuid::to_string).collect();
+        let rows = faces::table
+            .filter(faces::collection_id.eq(&collection.id))
+            .filter(faces::tenant_id.eq(tenant.0.to_string()))
+            .filter(faces::id.eq_any(wanted))
+            .select((faces::id, faces::external_face_id))
+            .load::<(String, String)>(&mut *self.conn()?)
+            .map_err(db("face"))?;
+        rows.into_iter()
+            .map(|(id, ext)| Ok((parse_uuid(&id)?, ext)))
+            .collect()
+    }
+
     /// Every (face id, embedding) of a collection with the collection's current version, for
     /// building the search index.
     pub fn collection_vectors(&self, collection_id: Uuid) -> StorageResult<(i64, Vec<FaceVector>)> {

@@ -1,0 +1,46 @@
+//! API-key authentication: the `Authorization: Bearer <key>` header resolved to its tenant.
+//! Keys are checked against their stored HMAC digest in constant time (storage).
+
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::{FromRequest, HttpRequest, web};
+use domain::TenantId;
+
+use crate::AppState;
+use crate::error::ApiError;
+
+/// The tenant of the request's API key. Extracting it answers 401 when the key is missing,
+/// malformed, unknown or revoked.
+#[derive(Debug, Clone, Copy)]
+pub struct Tenant(pub TenantId);
+
+fn bearer(req: &HttpRequest) -> Option<String> {
+    let value = req
+        .headers()
+        .get(actix_web::http::header::AUTHORIZATION)?
+        .to_str()
+        .ok()?;
+    let (scheme, key) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| key.trim().to_owned())
+}
+
+impl FromRequest for Tenant {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        let key = bearer(req);
+        let state = req.app_data::<web::Data<AppState>>().cloned();
+        Box::pin(async move {
+            let (Some(key), Some(state)) = (key, state) else {
+                return Err(ApiError::unauthorized());
+            };
+            let tenant =
+                web::block(move || state.search.store().authenticate_api_key(&key)).await??;
+            tenant.map(Tenant).ok_or_else(ApiError::unauthorized)
+        })
+    }
+}

@@ -1,0 +1,146 @@
+//! Multipart uploads with limits enforced while streaming: a file over the per-image limit is
+//! refused as soon as its bytes pass the limit (413 `image_too_large`), the whole request is
+//! bounded, and missing, unknown, duplicated or mistyped fields get clear 400 errors.
+
+use std::collections::HashMap;
+
+use actix_multipart::Multipart;
+use actix_web::http::StatusCode;
+use futures_util::StreamExt;
+
+use crate::error::ApiError;
+
+/// Per-image limit of the spec: 8 MB.
+pub const MAX_IMAGE_BYTES: usize = 8 * 1024 * 1024;
+/// Longest accepted text field.
+pub const MAX_TEXT_BYTES: usize = 4096;
+/// Bound on a whole multipart request: two images plus text fields and framing.
+pub const MAX_REQUEST_BYTES: usize = 2 * MAX_IMAGE_BYTES + 256 * 1024;
+
+/// What a route accepts.
+#[derive(Debug, Clone, Copy)]
+pub struct FormSpec {
+    pub files: &'static [&'static str],
+    pub texts: &'static [&'static str],
+}
+
+/// Parsed fields.
+#[derive(Debug, Default)]
+pub struct Form {
+    files: HashMap<String, Vec<u8>>,
+    texts: HashMap<String, String>,
+}
+
+impl Form {
+    /// A required file field.
+    pub fn file(&mut self, name: &str) -> Result<Vec<u8>, ApiError> {
+        let bytes = self.files.remove(name).ok_or_else(|| {
+            ApiError::bad_request(
+                "missing_field",
+                format!("multipart file field `{name}` is required"),
+            )
+        })?;
+        if bytes.is_empty() {
+            return Err(ApiError::bad_request(
+                "empty_image",
+                format!("`{name}` is an empty file"),
+            ));
+        }
+        Ok(bytes)
+    }
+
+    pub fn text(&self, name: &str) -> Option<&str> {
+        self.texts.get(name).map(String::as_str)
+    }
+
+    pub fn required_text(&self, name: &str) -> Result<&str, ApiError> {
+        self.text(name).ok_or_else(|| {
+            ApiError::bad_request(
+                "missing_field",
+                format!("multipart field `{name}` is required"),
+            )
+        })
+    }
+}
+
+fn too_large(name: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "image_too_large",
+        format!("`{name}` is larger than 8 MB (8388608 bytes)"),
+    )
+}
+
+/// Reads a multipart body according to `spec`.
+pub async fn read_form(mut payload: Multipart, spec: FormSpec) -> Result<Form, ApiError> {
+    let mut form = Form::default();
+    let mut total = 0usize;
+    while let Some(field) = payload.next().await {
+        let mut field =
+            field.map_err(|e| ApiError::bad_request("invalid_multipart", e.to_string()))?;
+        let name = field.name().unwrap_or_default().to_owned();
+        let is_file = spec.files.contains(&name.as_str());
+        let is_text = spec.texts.contains(&name.as_str());
+        if !is_file && !is_text {
+            return Err(ApiError::bad_request(
+                "unknown_field",
+                format!("unexpected multipart field `{name}`"),
+            ));
+        }
+        if form.files.contains_key(&name) || form.texts.contains_key(&name) {
+            return Err(ApiError::bad_request(
+                "duplicate_field",
+                format!("multipart field `{name}` was sent twice"),
+            ));
+        }
+        if is_file
+            && field
+                .content_disposition()
+                .and_then(|d| d.get_filename())
+                .is_none()
+        {
+            return Err(ApiError::bad_request(
+                "invalid_field_type",
+                format!("`{name}` must be a file part"),
+            ));
+        }
+        let limit = if is_file {
+            MAX_IMAGE_BYTES
+        } else {
+            MAX_TEXT_BYTES
+        };
+        let mut bytes = Vec::new();
+        while let Some(chunk) = field.next().await {
+            let chunk =
+                chunk.map_err(|e| ApiError::bad_request("invalid_multipart", e.to_string()))?;
+            total += chunk.len();
+            if total > MAX_REQUEST_BYTES {
+                return Err(ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "request_too_large",
+                    "the request body is larger than 16.25 MB",
+                ));
+            }
+            if bytes.len() + chunk.len() > limit {
+                return Err(if is_file {
+                    too_large(&name)
+                } else {
+                    ApiError::bad_request(
+                        "field_too_long",
+                        format!("`{name}` is longer than {MAX_TEXT_BYTES} bytes"),
+                    )
+                });
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        if is_file {
+            form.files.insert(name, bytes);
+        } else {
+            let text = String::from_utf8(bytes).map_err(|_| {
+                ApiError::bad_request("invalid_field_type", format!("`{name}` must be UTF-8 text"))
+            })?;
+            form.texts.insert(name, text);
+        }
+    }
+    Ok(form)
+}
