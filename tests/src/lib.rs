@@ -48,7 +48,18 @@ pub fn free_port() -> u16 {
 pub struct Server {
     pub child: Child,
     pub base_url: String,
-    _data_dir: tempfile::TempDir,
+    data_dir: tempfile::TempDir,
+}
+
+impl Server {
+    /// The SQLite file this server uses.
+    pub fn database_url(&self) -> String {
+        self.data_dir
+            .path()
+            .join("facegate.db")
+            .to_string_lossy()
+            .into_owned()
+    }
 }
 
 impl Drop for Server {
@@ -80,7 +91,7 @@ pub fn start_server(extra_env: &[(&str, &str)]) -> Server {
     let server = Server {
         child,
         base_url: format!("http://127.0.0.1:{port}"),
-        _data_dir: data_dir,
+        data_dir,
     };
     let deadline = Instant::now() + Duration::from_secs(60);
     while Instant::now() < deadline {
@@ -93,4 +104,118 @@ pub fn start_server(extra_env: &[(&str, &str)]) -> Server {
         std::thread::sleep(Duration::from_millis(100));
     }
     panic!("facegate did not answer /healthz within 60 s");
+}
+
+/// One multipart part: a file (name, bytes) or a text value.
+#[derive(Debug, Clone)]
+pub enum Part {
+    File(String, Vec<u8>),
+    Text(String),
+}
+
+/// Encodes `fields` as multipart/form-data; returns the content type and the body.
+pub fn multipart(fields: &[(&str, Part)]) -> (String, Vec<u8>) {
+    let boundary = "facegate-test-boundary-7f3a9c";
+    let mut body = Vec::new();
+    for (name, part) in fields {
+        body.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
+        match part {
+            Part::File(filename, bytes) => {
+                body.extend_from_slice(
+                    format!("Content-Disposition: form-data; name=\"{name}\"; filename=\"{filename}\"\r\nContent-Type: application/octet-stream\r\n\r\n").as_bytes(),
+                );
+                body.extend_from_slice(bytes);
+            }
+            Part::Text(value) => {
+                body.extend_from_slice(
+                    format!("Content-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}")
+                        .as_bytes(),
+                );
+            }
+        }
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+/// A test image from `../shared/testdata` as a file part.
+pub fn testdata_file(relative: &str) -> Part {
+    let path = repo_root().join("../shared/testdata").join(relative);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Part::File(
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        bytes,
+    )
+}
+
+/// Runs `facegate keys create --tenant NAME` against the server's database; returns the key.
+pub fn create_key(server: &Server, tenant: &str) -> String {
+    let output = Command::new(facegate_binary())
+        .args(["keys", "create", "--tenant", tenant])
+        .current_dir(repo_root())
+        .env("FACEGATE__DATABASE__URL", server.database_url())
+        .output()
+        .expect("keys create");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .last()
+        .expect("key line")
+        .trim()
+        .to_owned()
+}
+
+/// A response reduced to what tests look at.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub body: serde_json::Value,
+}
+
+impl Reply {
+    /// The stable error code of an error body.
+    pub fn code(&self) -> &str {
+        self.body["error"]["code"].as_str().unwrap_or_default()
+    }
+}
+
+/// Sends a request and returns status and JSON body whatever the status.
+pub fn send(
+    method: &str,
+    url: &str,
+    key: Option<&str>,
+    content_type: Option<&str>,
+    body: Vec<u8>,
+) -> Reply {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let mut request = ureq::http::Request::builder().method(method).uri(url);
+    if let Some(key) = key {
+        request = request.header("Authorization", format!("Bearer {key}"));
+    }
+    if let Some(ct) = content_type {
+        request = request.header("Content-Type", ct);
+    }
+    let request = request.body(body).expect("request");
+    let mut response = agent.run(request).expect("response");
+    let status = response.status().as_u16();
+    let text = response
+        .body_mut()
+        .with_config()
+        .limit(64 * 1024 * 1024)
+        .read_to_string()
+        .unwrap_or_default();
+    Reply {
+        status,
+        body: serde_json::from_str(&text).unwrap_or(serde_json::Value::Null),
+    }
 }
