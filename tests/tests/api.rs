@@ -601,3 +601,43 @@ fn every_error_code_is_documented_and_never_a_500() {
         "invalid_identifier"
     );
 }
+
+#[test]
+fn rate_limit_per_key_answers_429_with_retry_after() {
+    let server = start_server(&[
+        ("FACEGATE__RATE_LIMIT__PER_SECOND", "3"),
+        ("FACEGATE__RATE_LIMIT__PER_MINUTE", "1000"),
+    ]);
+    let (a, b) = (create_key(&server, "busy"), create_key(&server, "quiet"));
+    let url = format!("{}/api/v2/collections", server.base_url);
+    let statuses: Vec<u16> = (0..6)
+        .map(|_| send("GET", &url, Some(&a), None, vec![]).status)
+        .collect();
+    assert!(statuses.contains(&429), "{statuses:?}");
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let limited = (0..5)
+        .map(|_| {
+            agent
+                .get(&url)
+                .header("Authorization", format!("Bearer {a}"))
+                .call()
+                .expect("response")
+        })
+        .find(|r| r.status() == 429)
+        .expect("a 429");
+    let retry_after: u64 = limited
+        .headers()
+        .get("Retry-After")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok())
+        .expect("Retry-After");
+    assert!((1..=2).contains(&retry_after), "{retry_after}");
+    assert_eq!(
+        send("GET", &url, Some(&b), None, vec![]).status,
+        200,
+        "another key is not limited"
+    );
+}

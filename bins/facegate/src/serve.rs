@@ -25,7 +25,16 @@ pub fn run(settings: &Settings) -> Result<(), String> {
         store,
         Duration::from_secs(settings.sessions.sweep_interval_seconds),
     );
-    let state = AppState { engine, search };
+    let limits = http::ratelimit::RateLimits {
+        per_second: settings.rate_limit.per_second,
+        per_minute: settings.rate_limit.per_minute,
+    };
+    let limiter = Arc::new(http::ratelimit::RateLimiter::new(limits));
+    let state = AppState {
+        engine,
+        search,
+        limiter,
+    };
     let workers = match settings.server.workers {
         0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
         n => n,

@@ -18,6 +18,16 @@ pub struct Settings {
     pub limits: LimitSettings,
     pub security: SecuritySettings,
     pub sessions: SessionSettings,
+    pub rate_limit: RateLimitSettings,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RateLimitSettings {
+    /// Requests per second per API key (0 = unlimited).
+    pub per_second: u32,
+    /// Requests per minute per API key (0 = unlimited).
+    pub per_minute: u32,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -92,6 +102,10 @@ max_image_pixels = 40000000
 
 [security]
 server_secret = ""
+
+[rate_limit]
+per_second = 20
+per_minute = 600
 
 [sessions]
 lifetime_minutes = 30

@@ -4,6 +4,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
+use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest, web};
 use domain::TenantId;
 
@@ -11,7 +12,7 @@ use crate::AppState;
 use crate::error::ApiError;
 
 /// The tenant of the request's API key. Extracting it answers 401 when the key is missing,
-/// malformed, unknown or revoked.
+/// malformed, unknown or revoked, and 429 when the key is over its rate limit.
 #[derive(Debug, Clone, Copy)]
 pub struct Tenant(pub TenantId);
 
@@ -27,6 +28,13 @@ fn bearer(req: &HttpRequest) -> Option<String> {
         .then(|| key.trim().to_owned())
 }
 
+fn rate_limited(wait_seconds: u64) -> ApiError {
+    let message = format!("this API key is over its rate limit; retry in {wait_seconds} s");
+    let mut error = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message);
+    error.retry_after = Some(wait_seconds);
+    error
+}
+
 impl FromRequest for Tenant {
     type Error = ApiError;
     type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
@@ -38,9 +46,15 @@ impl FromRequest for Tenant {
             let (Some(key), Some(state)) = (key, state) else {
                 return Err(ApiError::unauthorized());
             };
+            let limiter = state.limiter.clone();
+            let key_id = storage::secrets::api_key_id(&key).map(str::to_owned);
             let tenant =
                 web::block(move || state.search.store().authenticate_api_key(&key)).await??;
-            tenant.map(Tenant).ok_or_else(ApiError::unauthorized)
+            let tenant = tenant.ok_or_else(ApiError::unauthorized)?;
+            if let Some(key_id) = key_id {
+                limiter.check(&key_id).map_err(rate_limited)?;
+            }
+            Ok(Tenant(tenant))
         })
     }
 }

@@ -61,7 +61,16 @@ mod tests {
         let secret = storage::ServerSecret::new(b"secret".to_vec());
         let store = storage::Store::open(&url, secret).expect("store");
         let search = Arc::new(storage::search::FaceSearch::new(store));
-        let state = AppState { engine, search };
+        let limits = crate::ratelimit::RateLimits {
+            per_second: 0,
+            per_minute: 0,
+        };
+        let limiter = Arc::new(crate::ratelimit::RateLimiter::new(limits));
+        let state = AppState {
+            engine,
+            search,
+            limiter,
+        };
         let app = test::init_service(App::new().configure(configure(state))).await;
         let get = |uri: &str| test::TestRequest::get().uri(uri).to_request();
         let response = test::call_service(&app, get("/healthz")).await;

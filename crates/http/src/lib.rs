@@ -8,6 +8,7 @@ pub mod error;
 mod faces;
 pub mod health;
 mod params;
+pub mod ratelimit;
 mod service;
 pub mod upload;
 
@@ -24,6 +25,7 @@ use crate::error::ApiError;
 pub struct AppState {
     pub engine: Arc<FaceEngine>,
     pub search: Arc<FaceSearch>,
+    pub limiter: Arc<ratelimit::RateLimiter>,
 }
 
 /// Largest JSON body accepted (collection creation and future JSON routes).
