@@ -78,6 +78,9 @@ pub fn start_server(extra_env: &[(&str, &str)]) -> Server {
     command
         .current_dir(repo_root())
         .env("FACEGATE__SERVER__BIND", format!("127.0.0.1:{port}"))
+        // tests fire requests faster than the default per-key limit; the limit test overrides
+        .env("FACEGATE__RATE_LIMIT__PER_SECOND", "10000")
+        .env("FACEGATE__RATE_LIMIT__PER_MINUTE", "100000")
         .env(
             "FACEGATE__DATABASE__URL",
             data_dir.path().join("facegate.db"),
