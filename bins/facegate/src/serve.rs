@@ -30,10 +30,12 @@ pub fn run(settings: &Settings) -> Result<(), String> {
         per_minute: settings.rate_limit.per_minute,
     };
     let limiter = Arc::new(http::ratelimit::RateLimiter::new(limits));
+    let metrics = Arc::new(http::observability::Metrics::default());
     let state = AppState {
         engine,
         search,
         limiter,
+        metrics,
     };
     let workers = match settings.server.workers {
         0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
@@ -41,11 +43,17 @@ pub fn run(settings: &Settings) -> Result<(), String> {
     };
     actix_web::rt::System::new()
         .block_on(async move {
-            HttpServer::new(move || App::new().configure(http::configure(state.clone())))
-                .workers(workers)
-                .bind(address)?
-                .run()
-                .await
+            HttpServer::new(move || {
+                App::new()
+                    .wrap(actix_web::middleware::from_fn(
+                        http::observability::request_log,
+                    ))
+                    .configure(http::configure(state.clone()))
+            })
+            .workers(workers)
+            .bind(address)?
+            .run()
+            .await
         })
         .map_err(|e| format!("server: {e}"))
 }

@@ -61,6 +61,20 @@ impl FaceEngine {
         &self.embedder_id
     }
 
+    /// Per model role: inference runs and total seconds since start-up (for metrics).
+    pub fn inference_stats(&self) -> Vec<(String, u64, f64)> {
+        [
+            "detector_selfie",
+            "detector_group",
+            "landmarks",
+            "embedder",
+            "anti_spoof",
+        ]
+        .iter()
+        .filter_map(|role| self.models.by_role(role).map(|m| m.stats()))
+        .collect()
+    }
+
     /// Runs the model of `role` once on a zero tensor, without pre- or post-processing: the
     /// model-only time that benchmarks compare with onnxruntime.
     pub fn run_model_once(&self, role: &str) -> EngineResult<()> {

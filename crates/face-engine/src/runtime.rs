@@ -3,6 +3,8 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 use ndarray::{Array4, ArrayD};
 use tract_onnx::prelude::*;
@@ -17,6 +19,14 @@ pub(crate) struct OnnxModel {
     name: String,
     input_shape: [usize; 4],
     plan: Plan,
+    stats: Arc<RunStats>,
+}
+
+/// Inference count and time of one model, for metrics.
+#[derive(Debug, Default)]
+pub(crate) struct RunStats {
+    pub runs: AtomicU64,
+    pub nanos: AtomicU64,
 }
 
 impl std::fmt::Debug for OnnxModel {
@@ -52,7 +62,15 @@ impl OnnxModel {
             name: name.to_owned(),
             input_shape,
             plan,
+            stats: Arc::new(RunStats::default()),
         })
+    }
+
+    /// (model name, runs, total seconds) so far.
+    pub(crate) fn stats(&self) -> (String, u64, f64) {
+        let runs = self.stats.runs.load(Ordering::Relaxed);
+        let seconds = self.stats.nanos.load(Ordering::Relaxed) as f64 / 1e9;
+        (self.name.clone(), runs, seconds)
     }
 
     /// Runs the model once on a zero tensor of its input shape (benchmarks only).
@@ -66,10 +84,15 @@ impl OnnxModel {
             model: self.name.clone(),
             message: format!("{e:#}"),
         };
+        let started = Instant::now();
         let outputs = self
             .plan
             .run(tvec!(Tensor::from(input).into_tvalue()))
             .map_err(fail)?;
+        self.stats.runs.fetch_add(1, Ordering::Relaxed);
+        self.stats
+            .nanos
+            .fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
         outputs
             .iter()
             .map(|t| {

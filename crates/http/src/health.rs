@@ -66,12 +66,21 @@ mod tests {
             per_minute: 0,
         };
         let limiter = Arc::new(crate::ratelimit::RateLimiter::new(limits));
+        let metrics = Arc::new(crate::observability::Metrics::default());
         let state = AppState {
             engine,
             search,
             limiter,
+            metrics,
         };
-        let app = test::init_service(App::new().configure(configure(state))).await;
+        let app = test::init_service(
+            App::new()
+                .wrap(actix_web::middleware::from_fn(
+                    crate::observability::request_log,
+                ))
+                .configure(configure(state)),
+        )
+        .await;
         let get = |uri: &str| test::TestRequest::get().uri(uri).to_request();
         let response = test::call_service(&app, get("/healthz")).await;
         assert!(response.status().is_success());
@@ -79,5 +88,13 @@ mod tests {
         assert_eq!(body["status"], "ok");
         let response = test::call_service(&app, get("/readyz")).await;
         assert!(response.status().is_success());
+        assert!(response.headers().contains_key("x-request-id"));
+        let response = test::call_service(&app, get("/metrics")).await;
+        let text = String::from_utf8(test::read_body(response).await.to_vec()).expect("utf-8");
+        let healthz =
+            r#"facegate_http_requests_total{method="GET",route="/healthz",status="200"} 1"#;
+        assert!(text.contains(healthz), "{text}");
+        assert!(text.contains("facegate_http_request_duration_seconds_bucket"));
+        assert!(text.contains(r#"facegate_inference_runs_total{model="embedder"}"#));
     }
 }

@@ -7,6 +7,7 @@ mod dto;
 pub mod error;
 mod faces;
 pub mod health;
+pub mod observability;
 mod params;
 pub mod ratelimit;
 mod service;
@@ -26,6 +27,7 @@ pub struct AppState {
     pub engine: Arc<FaceEngine>,
     pub search: Arc<FaceSearch>,
     pub limiter: Arc<ratelimit::RateLimiter>,
+    pub metrics: Arc<observability::Metrics>,
 }
 
 /// Largest JSON body accepted (collection creation and future JSON routes).
@@ -60,6 +62,7 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(path)
             .route("/healthz", web::get().to(health::healthz))
             .route("/readyz", web::get().to(health::readyz))
+            .route("/metrics", web::get().to(observability::metrics))
             .route("/api/v1/compare-faces", web::post().to(faces::compare_v1))
             .route("/api/v2/faces:detect", web::post().to(faces::detect))
             .route("/api/v2/faces:compare", web::post().to(faces::compare))
