@@ -100,6 +100,20 @@ impl Affine {
         }
     }
 
+    /// Maps a `size`×`size` crop onto the axis-aligned square of side `side` centred on
+    /// `center` (crop pixel → image pixel).
+    pub fn square_crop(center: Point, side: f32, size: u32) -> Affine {
+        let scale = side / size as f32;
+        Affine {
+            a: scale,
+            b: 0.0,
+            tx: center.x - side / 2.0,
+            c: 0.0,
+            d: scale,
+            ty: center.y - side / 2.0,
+        }
+    }
+
     pub fn apply(&self, p: Point) -> Point {
         Point::new(
             self.a * p.x + self.b * p.y + self.tx,
@@ -207,16 +221,13 @@ pub fn warp(
 /// Crops the axis-aligned square of side `side` centred on `center` and resizes it to
 /// `size`×`size` (content outside the image is black).
 pub fn square_crop(src: &RgbImage, center: Point, side: f32, size: u32) -> RgbImage {
-    let scale = side / size as f32;
-    let dst_to_src = Affine {
-        a: scale,
-        b: 0.0,
-        tx: center.x - side / 2.0,
-        c: 0.0,
-        d: scale,
-        ty: center.y - side / 2.0,
-    };
-    warp(src, &dst_to_src, size, size, [0, 0, 0])
+    warp(
+        src,
+        &Affine::square_crop(center, side, size),
+        size,
+        size,
+        [0, 0, 0],
+    )
 }
 
 #[cfg(test)]

@@ -7,27 +7,14 @@ use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use domain::VectorIndex;
-use facegate_storage::vector::MemoryVectorIndex;
+use facegate_storage::vector::{MemoryVectorIndex, pseudo_random_unit_vector};
 use uuid::Uuid;
 
 const DIM: usize = 512;
 
 fn unit_vectors(n: usize, seed: u64) -> Vec<Vec<f32>> {
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            let mut v: Vec<f32> = (0..DIM)
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    (x >> 40) as f32 / (1u64 << 24) as f32 - 0.5
-                })
-                .collect();
-            let norm = v.iter().map(|a| a * a).sum::<f32>().sqrt();
-            v.iter_mut().for_each(|a| *a /= norm);
-            v
-        })
+    (0..n as u64)
+        .map(|i| pseudo_random_unit_vector(seed.wrapping_mul(1_000_003).wrapping_add(i), DIM))
         .collect()
 }
 

@@ -16,23 +16,17 @@ fn main() {
     let tenant = store.ensure_tenant(tenant).expect("tenant").id;
     let collection = ExternalId::parse("external_id", collection).expect("collection id");
     if store.collection(tenant, &collection).is_err() {
-        store.create_collection(tenant, &collection, "load test").expect("collection");
+        store
+            .create_collection(tenant, &collection, "load test")
+            .expect("collection");
     }
-    let mut x = 0x2545F4914F6CDD1Du64;
     let mut first = None;
     for i in 0..n {
-        let mut v: Vec<f32> = (0..512)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x >> 40) as f32 / (1u64 << 24) as f32 - 0.5
-            })
-            .collect();
-        let norm = v.iter().map(|a| a * a).sum::<f32>().sqrt();
-        v.iter_mut().for_each(|a| *a /= norm);
+        let v = facegate_storage::vector::pseudo_random_unit_vector(i, 512);
         let id = ExternalId::parse("external_face_id", &format!("user-{i}")).expect("id");
-        let (face, _) = store.insert_face(tenant, &collection, &id, "seed", &v, "{}").expect("insert");
+        let (face, _) = store
+            .insert_face(tenant, &collection, &id, "seed", &v, "{}")
+            .expect("insert");
         first.get_or_insert(face.id);
     }
     println!("{}", first.map(|f| f.to_string()).unwrap_or_default());

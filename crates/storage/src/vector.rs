@@ -177,6 +177,23 @@ fn keep_best(items: &mut Vec<(f32, usize)>, n: usize) {
     }
 }
 
+/// A deterministic pseudo-random unit vector (xorshift), for benchmarks, load seeding and tests:
+/// random unit vectors are what the search benchmarks are specified on.
+pub fn pseudo_random_unit_vector(seed: u64, dim: usize) -> Vec<f32> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut v: Vec<f32> = (0..dim)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+        })
+        .collect();
+    let norm = v.iter().map(|a| a * a).sum::<f32>().sqrt().max(1e-12);
+    v.iter_mut().for_each(|a| *a /= norm);
+    v
+}
+
 /// Exact search over in-memory matrices, one per collection.
 #[derive(Debug, Default)]
 pub struct MemoryVectorIndex {
@@ -267,20 +284,7 @@ mod tests {
     use super::*;
 
     fn unit(seed: u64, dim: usize) -> Vec<f32> {
-        let mut x = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let mut v: Vec<f32> = (0..dim)
-            .map(|_| {
-                x = x
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                ((x >> 33) as f32 / (1u64 << 31) as f32) - 0.5
-            })
-            .collect();
-        let n = v.iter().map(|a| a * a).sum::<f32>().sqrt();
-        v.iter_mut().for_each(|a| *a /= n);
-        v
+        pseudo_random_unit_vector(seed, dim)
     }
 
     #[test]

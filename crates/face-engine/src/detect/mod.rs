@@ -127,15 +127,7 @@ fn keypoints_on_crop(
     const SIZE: u32 = 128;
     let side = bbox.width.max(bbox.height) * CROP_FACTOR;
     let center = bbox.center();
-    let scale = side / SIZE as f32;
-    let crop_to_img = Affine {
-        a: scale,
-        b: 0.0,
-        tx: center.x - side / 2.0,
-        c: 0.0,
-        d: scale,
-        ty: center.y - side / 2.0,
-    };
+    let crop_to_img = Affine::square_crop(center, side, SIZE);
     let crop = warp(img, &crop_to_img, SIZE, SIZE, [0, 0, 0]);
     let found = blazeface::run(&models.detector_selfie, &crop, CROP_MIN_SCORE)?;
     let mid = Point::new(SIZE as f32 / 2.0, SIZE as f32 / 2.0);

@@ -82,16 +82,5 @@ pub fn backends() -> Vec<(&'static str, TestDb)> {
 
 /// A deterministic unit vector.
 pub fn unit(seed: u64, dim: usize) -> Vec<f32> {
-    let mut x = seed.wrapping_mul(0x9E3779B97F4A7C15).wrapping_add(1);
-    let mut v: Vec<f32> = (0..dim)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 40) as f32 / (1u64 << 24) as f32 - 0.5
-        })
-        .collect();
-    let n = v.iter().map(|a| a * a).sum::<f32>().sqrt();
-    v.iter_mut().for_each(|a| *a /= n);
-    v
+    facegate_storage::vector::pseudo_random_unit_vector(seed, dim)
 }
