@@ -294,15 +294,23 @@ impl Store {
     ) -> StorageResult<std::collections::HashMap<Uuid, String>> {
         let collection = self.collection_row(tenant, collection_external_id)?;
         let wanted: Vec<String> = ids.iter().map(Uuid::to_string).collect();
+        // Look rows up by primary key only and check ownership here: with the collection in
+        // the WHERE clause SQLite chose the collection index and scanned every face (13 ms at
+        // 100k faces instead of well under 1 ms).
         let rows = faces::table
-            .filter(faces::collection_id.eq(&collection.id))
-            .filter(faces::tenant_id.eq(tenant.0.to_string()))
             .filter(faces::id.eq_any(wanted))
-            .select((faces::id, faces::external_face_id))
-            .load::<(String, String)>(&mut *self.conn()?)
+            .select((
+                faces::id,
+                faces::external_face_id,
+                faces::collection_id,
+                faces::tenant_id,
+            ))
+            .load::<(String, String, String, String)>(&mut *self.conn()?)
             .map_err(db("face"))?;
+        let tenant_id = tenant.0.to_string();
         rows.into_iter()
-            .map(|(id, ext)| Ok((parse_uuid(&id)?, ext)))
+            .filter(|(_, _, c, t)| *c == collection.id && *t == tenant_id)
+            .map(|(id, ext, _, _)| Ok((parse_uuid(&id)?, ext)))
             .collect()
     }
 

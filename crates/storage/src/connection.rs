@@ -68,6 +68,9 @@ pub fn open_pool(url: &str, max_size: u32) -> StorageResult<DbPool> {
     Pool::builder()
         .max_size(max_size)
         .min_idle(Some(1))
+        // a broken connection is detected by the driver on use; a SELECT 1 on every checkout
+        // costs a round trip per repository call
+        .test_on_check_out(false)
         .connection_timeout(Duration::from_secs(5))
         .connection_customizer(Box::new(SqlitePragmas))
         .build(manager)

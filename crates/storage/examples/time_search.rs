@@ -1,0 +1,35 @@
+//! Times each storage step of one search-by-face request on a seeded database (profiling aid).
+//! Usage: time_search DATABASE_URL TENANT COLLECTION FACE_ID
+
+use std::time::Instant;
+
+use domain::ExternalId;
+use facegate_storage::search::FaceSearch;
+use facegate_storage::{ServerSecret, Store};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let store = Store::open(&args[1], ServerSecret::new(b"x".to_vec())).expect("open");
+    let tenant = store.tenant_by_name(&args[2]).expect("tenant").id;
+    let collection = ExternalId::parse("external_id", &args[3]).expect("id");
+    let face_id = uuid::Uuid::parse_str(&args[4]).expect("uuid");
+    let search = FaceSearch::new(store.clone());
+    search.rebuild_all().expect("rebuild");
+    for _ in 0..3 {
+        let t = Instant::now();
+        let face = store.face(tenant, &collection, face_id).expect("face");
+        let t_face = t.elapsed();
+        let t = Instant::now();
+        let hits = search
+            .search(tenant, &collection, &face.embedding, 10, -1.0)
+            .expect("search");
+        let t_search = t.elapsed();
+        let t = Instant::now();
+        let ids: Vec<_> = hits.iter().map(|h| h.face_id).collect();
+        let _ = store
+            .external_face_ids(tenant, &collection, &ids)
+            .expect("ids");
+        let t_ids = t.elapsed();
+        println!("face {t_face:?} search {t_search:?} ids {t_ids:?}");
+    }
+}
