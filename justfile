@@ -16,9 +16,19 @@ lint:
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
 
-# Criterion benchmarks of each engine stage.
+# Criterion benchmarks: engine stages and vector search (10k, 100k, 1M faces).
 bench:
     cargo bench -p facegate-face-engine --bench stages
+    cargo bench -p facegate-storage --bench search
+
+# HTTP load test of the release binary on loopback (needs wrk).
+load:
+    bench/load.sh
+
+# The storage suite on PostgreSQL too (local server, trust auth), with pgvector.
+test-pg:
+    bash scripts/install-pgvector.sh
+    FACEGATE_TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres cargo test --workspace
 
 # Accuracy tables for docs/accuracy.md.
 accuracy:
