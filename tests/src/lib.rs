@@ -222,3 +222,8 @@ pub fn send(
         body: serde_json::from_str(&text).unwrap_or(serde_json::Value::Null),
     }
 }
+
+/// A JSON request body with its content type, for [`send`].
+pub fn json_body(value: serde_json::Value) -> (Option<&'static str>, Vec<u8>) {
+    (Some("application/json"), value.to_string().into_bytes())
+}

@@ -52,9 +52,7 @@ pub async fn list(
     tenant: Tenant,
     query: Query,
 ) -> Result<HttpResponse, ApiError> {
-    params::only(&query, &["max_results", "next_token"])?;
-    let limit = params::count(&query, "max_results")?;
-    let after = query.get("next_token").cloned();
+    let (limit, after) = params::page(&query)?;
     let search = state.search.clone();
     let page = web::block(move || {
         search
@@ -141,10 +139,8 @@ pub async fn list_faces(
     path: web::Path<String>,
     query: Query,
 ) -> Result<HttpResponse, ApiError> {
-    params::only(&query, &["max_results", "next_token"])?;
     let collection = params::external_id("external_id", &path)?;
-    let limit = params::count(&query, "max_results")?;
-    let after = query.get("next_token").cloned();
+    let (limit, after) = params::page(&query)?;
     let search = state.search.clone();
     let page = web::block(move || {
         let page = search
@@ -199,25 +195,12 @@ pub async fn search_by_face(
     path: web::Path<(String, String)>,
     query: Query,
 ) -> Result<HttpResponse, ApiError> {
-    params::only(&query, &["max_faces", "min_similarity"])?;
     let collection = params::external_id("external_id", &path.0)?;
     let face_id = params::face_id(&path.1)?;
-    let max_faces = params::count(&query, "max_faces")?;
-    let min_similarity = service::unit_value(
-        "min_similarity",
-        query.get("min_similarity").map(String::as_str),
-        0.0,
-    )?;
+    let wanted = params::search_query(&query)?;
     let search = state.search.clone();
     let response = web::block(move || {
-        service::search_by_face(
-            &search,
-            tenant.0,
-            &collection,
-            face_id,
-            max_faces,
-            min_similarity,
-        )
+        service::search_by_face(&search, tenant.0, &collection, face_id, wanted)
     })
     .await??;
     Ok(HttpResponse::Ok().json(response))
@@ -230,14 +213,8 @@ pub async fn search_by_image(
     query: Query,
     payload: Multipart,
 ) -> Result<HttpResponse, ApiError> {
-    params::only(&query, &["max_faces", "min_similarity"])?;
     let collection = params::external_id("external_id", &path)?;
-    let max_faces = params::count(&query, "max_faces")?;
-    let min_similarity = service::unit_value(
-        "min_similarity",
-        query.get("min_similarity").map(String::as_str),
-        0.0,
-    )?;
+    let wanted = params::search_query(&query)?;
     let mut form = read_form(
         payload,
         FormSpec {
@@ -249,15 +226,7 @@ pub async fn search_by_image(
     let image = form.file("image")?;
     let (engine, search) = (state.engine.clone(), state.search.clone());
     let response = web::block(move || {
-        service::search_by_image(
-            &engine,
-            &search,
-            tenant.0,
-            &collection,
-            &image,
-            max_faces,
-            min_similarity,
-        )
+        service::search_by_image(&engine, &search, tenant.0, &collection, &image, wanted)
     })
     .await??;
     Ok(HttpResponse::Ok().json(response))

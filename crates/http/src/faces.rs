@@ -6,7 +6,7 @@ use actix_web::{HttpResponse, web};
 
 use crate::AppState;
 use crate::auth::Tenant;
-use crate::dto::CompareV1Response;
+use crate::dto::{CompareResponse, CompareV1Response};
 use crate::error::ApiError;
 use crate::service::{self, DEFAULT_THRESHOLD};
 use crate::upload::{FormSpec, read_form};
@@ -30,24 +30,32 @@ pub async fn detect(
     Ok(HttpResponse::Ok().json(response))
 }
 
-pub async fn compare(
-    state: web::Data<AppState>,
-    _tenant: Tenant,
+/// Reads a two-image compare form (field names differ between v1 and v2) and runs it.
+async fn compare_fields(
+    state: &AppState,
     payload: Multipart,
-) -> Result<HttpResponse, ApiError> {
+    fields: &'static [&'static str; 2],
+) -> Result<CompareResponse, ApiError> {
     let mut form = read_form(
         payload,
         FormSpec {
-            files: &["source_image", "target_image"],
+            files: fields,
             texts: &["threshold"],
         },
     )
     .await?;
     let threshold = service::unit_value("threshold", form.text("threshold"), DEFAULT_THRESHOLD)?;
-    let (source, target) = (form.file("source_image")?, form.file("target_image")?);
+    let (source, target) = (form.file(fields[0])?, form.file(fields[1])?);
     let engine = state.engine.clone();
-    let response =
-        web::block(move || service::compare(&engine, &source, &target, threshold)).await??;
+    web::block(move || service::compare(&engine, &source, &target, threshold)).await?
+}
+
+pub async fn compare(
+    state: web::Data<AppState>,
+    _tenant: Tenant,
+    payload: Multipart,
+) -> Result<HttpResponse, ApiError> {
+    let response = compare_fields(&state, payload, &["source_image", "target_image"]).await?;
     Ok(HttpResponse::Ok().json(response))
 }
 
@@ -56,19 +64,7 @@ pub async fn compare_v1(
     _tenant: Tenant,
     payload: Multipart,
 ) -> Result<HttpResponse, ApiError> {
-    let mut form = read_form(
-        payload,
-        FormSpec {
-            files: &["reference", "probe"],
-            texts: &["threshold"],
-        },
-    )
-    .await?;
-    let threshold = service::unit_value("threshold", form.text("threshold"), DEFAULT_THRESHOLD)?;
-    let (reference, probe) = (form.file("reference")?, form.file("probe")?);
-    let engine = state.engine.clone();
-    let full =
-        web::block(move || service::compare(&engine, &reference, &probe, threshold)).await??;
+    let full = compare_fields(&state, payload, &["reference", "probe"]).await?;
     Ok(HttpResponse::Ok().json(CompareV1Response {
         similarity: full.similarity,
         is_match: full.is_match,

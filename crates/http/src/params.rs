@@ -47,3 +47,32 @@ pub fn only(query: &HashMap<String, String>, allowed: &[&str]) -> Result<(), Api
         None => Ok(()),
     }
 }
+
+/// `max_faces` and `min_similarity` of the two search routes.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchQuery {
+    pub max_faces: usize,
+    pub min_similarity: f32,
+}
+
+pub fn search_query(query: &HashMap<String, String>) -> Result<SearchQuery, ApiError> {
+    only(query, &["max_faces", "min_similarity"])?;
+    let min_similarity = crate::service::unit_value(
+        "min_similarity",
+        query.get("min_similarity").map(String::as_str),
+        0.0,
+    )?;
+    Ok(SearchQuery {
+        max_faces: count(query, "max_faces")?,
+        min_similarity,
+    })
+}
+
+/// `max_results` and `next_token` of the list routes.
+pub fn page(query: &HashMap<String, String>) -> Result<(usize, Option<String>), ApiError> {
+    only(query, &["max_results", "next_token"])?;
+    Ok((
+        count(query, "max_results")?,
+        query.get("next_token").cloned(),
+    ))
+}

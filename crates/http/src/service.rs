@@ -12,6 +12,7 @@ use crate::dto::{
     SearchResponse,
 };
 use crate::error::ApiError;
+use crate::params::SearchQuery;
 
 /// Default similarity threshold of compare (the spec's "solid match").
 pub const DEFAULT_THRESHOLD: f32 = 0.65;
@@ -142,26 +143,16 @@ pub fn index_face(
     Ok(face_dto(stored, collection))
 }
 
-/// Turns raw hits into the API's hits: calibrated similarity, `external_face_id`, faces deleted
-/// meanwhile dropped.
-fn hits(
-    search: &FaceSearch,
-    tenant: TenantId,
-    collection: &ExternalId,
-    raw: Vec<domain::SearchHit>,
-) -> Result<Vec<SearchHitDto>, ApiError> {
-    let ids: Vec<Uuid> = raw.iter().map(|h| h.face_id).collect();
-    let external = search.store().external_face_ids(tenant, collection, &ids)?;
-    Ok(raw
+/// The API's hits: calibrated similarity and `external_face_id`, best first.
+fn hits(named: Vec<(domain::SearchHit, String)>) -> Vec<SearchHitDto> {
+    named
         .into_iter()
-        .filter_map(|h| {
-            external.get(&h.face_id).map(|ext| SearchHitDto {
-                face_id: h.face_id.to_string(),
-                external_face_id: ext.clone(),
-                similarity: face_engine::compare::similarity_from_cosine(h.cosine),
-            })
+        .map(|(hit, external_face_id)| SearchHitDto {
+            face_id: hit.face_id.to_string(),
+            external_face_id,
+            similarity: face_engine::compare::similarity_from_cosine(hit.cosine),
         })
-        .collect())
+        .collect()
 }
 
 pub fn search_by_face(
@@ -169,21 +160,20 @@ pub fn search_by_face(
     tenant: TenantId,
     collection: &ExternalId,
     face_id: Uuid,
-    max_faces: usize,
-    min_similarity: f32,
+    wanted: SearchQuery,
 ) -> Result<SearchResponse, ApiError> {
     let face = search.store().face(tenant, collection, face_id)?;
-    let raw = search.search(
+    let named = search.search_named(
         tenant,
         collection,
         &face.embedding,
-        max_faces,
-        cosine_from_similarity(min_similarity),
+        wanted.max_faces,
+        cosine_from_similarity(wanted.min_similarity),
     )?;
     Ok(SearchResponse {
         searched_face_id: Some(face_id.to_string()),
         searched_face: None,
-        hits: hits(search, tenant, collection, raw)?,
+        hits: hits(named),
     })
 }
 
@@ -193,21 +183,20 @@ pub fn search_by_image(
     tenant: TenantId,
     collection: &ExternalId,
     bytes: &[u8],
-    max_faces: usize,
-    min_similarity: f32,
+    wanted: SearchQuery,
 ) -> Result<SearchResponse, ApiError> {
     search.store().collection(tenant, collection)?;
     let (face, embedding) = embed_primary(engine, bytes)?;
-    let raw = search.search(
+    let named = search.search_named(
         tenant,
         collection,
         &embedding.vector,
-        max_faces,
-        cosine_from_similarity(min_similarity),
+        wanted.max_faces,
+        cosine_from_similarity(wanted.min_similarity),
     )?;
     Ok(SearchResponse {
         searched_face_id: None,
         searched_face: Some((&face).into()),
-        hits: hits(search, tenant, collection, raw)?,
+        hits: hits(named),
     })
 }

@@ -20,16 +20,13 @@ fn main() {
         let face = store.face(tenant, &collection, face_id).expect("face");
         let t_face = t.elapsed();
         let t = Instant::now();
-        let hits = search
-            .search(tenant, &collection, &face.embedding, 10, -1.0)
+        let named = search
+            .search_named(tenant, &collection, &face.embedding, 10, -1.0)
             .expect("search");
         let t_search = t.elapsed();
-        let t = Instant::now();
-        let ids: Vec<_> = hits.iter().map(|h| h.face_id).collect();
-        let _ = store
-            .external_face_ids(tenant, &collection, &ids)
-            .expect("ids");
-        let t_ids = t.elapsed();
-        println!("face {t_face:?} search {t_search:?} ids {t_ids:?}");
+        println!(
+            "face {t_face:?} search with names {t_search:?} ({} hits)",
+            named.len()
+        );
     }
 }

@@ -286,13 +286,13 @@ impl Store {
     }
 
     /// `external_face_id` of each listed face that still exists in the tenant's collection.
-    pub fn external_face_ids(
+    pub(crate) fn external_face_ids(
         &self,
         tenant: TenantId,
-        collection_external_id: &ExternalId,
+        collection_id: Uuid,
         ids: &[Uuid],
     ) -> StorageResult<std::collections::HashMap<Uuid, String>> {
-        let collection = self.collection_row(tenant, collection_external_id)?;
+        let collection_id = collection_id.to_string();
         let wanted: Vec<String> = ids.iter().map(Uuid::to_string).collect();
         // Look rows up by primary key only and check ownership here: with the collection in
         // the WHERE clause SQLite chose the collection index and scanned every face (13 ms at
@@ -309,7 +309,7 @@ impl Store {
             .map_err(db("face"))?;
         let tenant_id = tenant.0.to_string();
         rows.into_iter()
-            .filter(|(_, _, c, t)| *c == collection.id && *t == tenant_id)
+            .filter(|(_, _, c, t)| *c == collection_id && *t == tenant_id)
             .map(|(id, ext, _, _)| Ok((parse_uuid(&id)?, ext)))
             .collect()
     }

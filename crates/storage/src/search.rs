@@ -136,6 +136,26 @@ impl FaceSearch {
         Ok(())
     }
 
+    fn collection_id(&self, tenant: TenantId, collection: &ExternalId) -> StorageResult<Uuid> {
+        crate::parse_uuid(&self.store.collection_row(tenant, collection)?.id)
+    }
+
+    fn search_in(
+        &self,
+        collection_id: Uuid,
+        query: &[f32],
+        k: usize,
+        min_cosine: f32,
+    ) -> StorageResult<Vec<SearchHit>> {
+        if self.uses_pgvector(query.len()) {
+            return self
+                .store
+                .search_pgvector(collection_id, query, k, min_cosine);
+        }
+        self.ensure_fresh(collection_id)?;
+        Ok(self.index.search(collection_id, query, k, min_cosine))
+    }
+
     /// Exact search in this process's memory even where pgvector serves `search` (used to
     /// measure pgvector's recall).
     pub fn search_exact(
@@ -145,8 +165,7 @@ impl FaceSearch {
         query: &[f32],
         k: usize,
     ) -> StorageResult<Vec<SearchHit>> {
-        let row = self.store.collection_row(tenant, collection)?;
-        let collection_id = crate::parse_uuid(&row.id)?;
+        let collection_id = self.collection_id(tenant, collection)?;
         self.ensure_fresh(collection_id)?;
         Ok(self.index.search(collection_id, query, k, -1.0))
     }
@@ -160,14 +179,31 @@ impl FaceSearch {
         k: usize,
         min_cosine: f32,
     ) -> StorageResult<Vec<SearchHit>> {
-        let row = self.store.collection_row(tenant, collection)?;
-        let collection_id = crate::parse_uuid(&row.id)?;
-        if self.uses_pgvector(query.len()) {
-            return self
-                .store
-                .search_pgvector(collection_id, query, k, min_cosine);
-        }
-        self.ensure_fresh(collection_id)?;
-        Ok(self.index.search(collection_id, query, k, min_cosine))
+        self.search_in(
+            self.collection_id(tenant, collection)?,
+            query,
+            k,
+            min_cosine,
+        )
+    }
+
+    /// Like [`FaceSearch::search`], with each hit's `external_face_id`; the collection is
+    /// resolved once. Faces deleted between the scan and the look-up are dropped.
+    pub fn search_named(
+        &self,
+        tenant: TenantId,
+        collection: &ExternalId,
+        query: &[f32],
+        k: usize,
+        min_cosine: f32,
+    ) -> StorageResult<Vec<(SearchHit, String)>> {
+        let collection_id = self.collection_id(tenant, collection)?;
+        let hits = self.search_in(collection_id, query, k, min_cosine)?;
+        let ids: Vec<Uuid> = hits.iter().map(|h| h.face_id).collect();
+        let mut names = self.store.external_face_ids(tenant, collection_id, &ids)?;
+        Ok(hits
+            .into_iter()
+            .filter_map(|h| names.remove(&h.face_id).map(|name| (h, name)))
+            .collect())
     }
 }

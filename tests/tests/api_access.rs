@@ -1,0 +1,148 @@
+//! Who may reach what over HTTP: tenant isolation and the per-key rate limit.
+
+use facegate_blackbox_tests::{
+    Part, create_key, json_body, multipart, send, start_server, testdata_file,
+};
+
+#[test]
+fn tenants_are_isolated_over_http() {
+    let server = start_server(&[]);
+    let (a, b) = (
+        create_key(&server, "tenant-a"),
+        create_key(&server, "tenant-b"),
+    );
+    let url = |path: &str| format!("{}{path}", server.base_url);
+    let (ct, body) = json_body(serde_json::json!({"external_id": "shared-name"}));
+    assert_eq!(
+        send(
+            "POST",
+            &url("/api/v2/collections"),
+            Some(&a),
+            ct,
+            body.clone()
+        )
+        .status,
+        201
+    );
+    let (ct2, body2) = multipart(&[
+        ("image", testdata_file("identities/tv-cast/amy/amy1.png")),
+        ("external_face_id", Part::Text("amy".into())),
+    ]);
+    let face = send(
+        "POST",
+        &url("/api/v2/collections/shared-name/faces"),
+        Some(&a),
+        Some(&ct2),
+        body2,
+    );
+    let face_id = face.body["face_id"].as_str().expect("face id").to_owned();
+    // b cannot see, search or delete a's collection and face
+    assert_eq!(
+        send(
+            "GET",
+            &url("/api/v2/collections/shared-name"),
+            Some(&b),
+            None,
+            vec![]
+        )
+        .code(),
+        "collection_not_found"
+    );
+    assert_eq!(
+        send(
+            "POST",
+            &url(&format!(
+                "/api/v2/collections/shared-name/search-by-face/{face_id}"
+            )),
+            Some(&b),
+            None,
+            vec![]
+        )
+        .code(),
+        "collection_not_found"
+    );
+    assert_eq!(
+        send(
+            "DELETE",
+            &url("/api/v2/collections/shared-name"),
+            Some(&b),
+            None,
+            vec![]
+        )
+        .status,
+        404
+    );
+    assert_eq!(
+        send("GET", &url("/api/v2/collections"), Some(&b), None, vec![]).body["collections"]
+            .as_array()
+            .map(Vec::len),
+        Some(0)
+    );
+    // the same external_id under b is its own collection
+    assert_eq!(
+        send("POST", &url("/api/v2/collections"), Some(&b), ct, body).status,
+        201
+    );
+    assert_eq!(
+        send(
+            "GET",
+            &url("/api/v2/collections/shared-name"),
+            Some(&b),
+            None,
+            vec![]
+        )
+        .body["face_count"],
+        0
+    );
+    assert_eq!(
+        send(
+            "GET",
+            &url("/api/v2/collections/shared-name"),
+            Some(&a),
+            None,
+            vec![]
+        )
+        .body["face_count"],
+        1
+    );
+}
+
+#[test]
+fn rate_limit_per_key_answers_429_with_retry_after() {
+    let server = start_server(&[
+        ("FACEGATE__RATE_LIMIT__PER_SECOND", "3"),
+        ("FACEGATE__RATE_LIMIT__PER_MINUTE", "1000"),
+    ]);
+    let (a, b) = (create_key(&server, "busy"), create_key(&server, "quiet"));
+    let url = format!("{}/api/v2/collections", server.base_url);
+    let statuses: Vec<u16> = (0..6)
+        .map(|_| send("GET", &url, Some(&a), None, vec![]).status)
+        .collect();
+    assert!(statuses.contains(&429), "{statuses:?}");
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let limited = (0..5)
+        .map(|_| {
+            agent
+                .get(&url)
+                .header("Authorization", format!("Bearer {a}"))
+                .call()
+                .expect("response")
+        })
+        .find(|r| r.status() == 429)
+        .expect("a 429");
+    let retry_after: u64 = limited
+        .headers()
+        .get("Retry-After")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok())
+        .expect("Retry-After");
+    assert!((1..=2).contains(&retry_after), "{retry_after}");
+    assert_eq!(
+        send("GET", &url, Some(&b), None, vec![]).status,
+        200,
+        "another key is not limited"
+    );
+}
