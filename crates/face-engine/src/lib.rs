@@ -109,7 +109,18 @@ impl FaceEngine {
     pub fn single_face(&self, image: &Image) -> EngineResult<Face> {
         let mut faces = self.detect(image, &DetectOptions::default())?;
         match faces.len() {
-            0 => self.primary_face(image),
+            // the all-faces path already ran; only the selfie path can still find one
+            0 => {
+                let selfie = DetectOptions {
+                    mode: DetectMode::Selfie,
+                    max_faces: 1,
+                    ..DetectOptions::default()
+                };
+                self.detect(image, &selfie)?
+                    .into_iter()
+                    .next()
+                    .ok_or(EngineError::NoFace)
+            }
             1 => Ok(faces.remove(0)),
             count => Err(EngineError::MultipleFaces { count }),
         }

@@ -118,7 +118,7 @@ pub fn index_face(
     quality_filter: bool,
 ) -> Result<IndexedFaceDto, ApiError> {
     // fail fast on an unknown collection before spending inference time
-    search.store().collection(tenant, collection)?;
+    search.store().collection_id(tenant, collection)?;
     let (face, embedding) = embed_primary(engine, bytes)?;
     if quality_filter {
         let reasons = quality_reasons(&face);
@@ -185,7 +185,7 @@ pub fn search_by_image(
     bytes: &[u8],
     wanted: SearchQuery,
 ) -> Result<SearchResponse, ApiError> {
-    search.store().collection(tenant, collection)?;
+    search.store().collection_id(tenant, collection)?;
     let (face, embedding) = embed_primary(engine, bytes)?;
     let named = search.search_named(
         tenant,

@@ -110,6 +110,11 @@ impl Store {
             .map_err(db("collection"))
     }
 
+    /// The internal id of a tenant's collection (`NotFound` otherwise), without counting faces.
+    pub fn collection_id(&self, tenant: TenantId, external_id: &ExternalId) -> StorageResult<Uuid> {
+        parse_uuid(&self.collection_row(tenant, external_id)?.id)
+    }
+
     /// A collection with its face count.
     pub fn collection(
         &self,

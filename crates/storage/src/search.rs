@@ -136,10 +136,6 @@ impl FaceSearch {
         Ok(())
     }
 
-    fn collection_id(&self, tenant: TenantId, collection: &ExternalId) -> StorageResult<Uuid> {
-        crate::parse_uuid(&self.store.collection_row(tenant, collection)?.id)
-    }
-
     fn search_in(
         &self,
         collection_id: Uuid,
@@ -165,7 +161,7 @@ impl FaceSearch {
         query: &[f32],
         k: usize,
     ) -> StorageResult<Vec<SearchHit>> {
-        let collection_id = self.collection_id(tenant, collection)?;
+        let collection_id = self.store.collection_id(tenant, collection)?;
         self.ensure_fresh(collection_id)?;
         Ok(self.index.search(collection_id, query, k, -1.0))
     }
@@ -180,7 +176,7 @@ impl FaceSearch {
         min_cosine: f32,
     ) -> StorageResult<Vec<SearchHit>> {
         self.search_in(
-            self.collection_id(tenant, collection)?,
+            self.store.collection_id(tenant, collection)?,
             query,
             k,
             min_cosine,
@@ -197,7 +193,7 @@ impl FaceSearch {
         k: usize,
         min_cosine: f32,
     ) -> StorageResult<Vec<(SearchHit, String)>> {
-        let collection_id = self.collection_id(tenant, collection)?;
+        let collection_id = self.store.collection_id(tenant, collection)?;
         let hits = self.search_in(collection_id, query, k, min_cosine)?;
         let ids: Vec<Uuid> = hits.iter().map(|h| h.face_id).collect();
         let mut names = self.store.external_face_ids(tenant, collection_id, &ids)?;
