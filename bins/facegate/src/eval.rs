@@ -1,11 +1,12 @@
 //! `facegate eval`: accuracy reports on a user's own data (`verify` on `DIR/<identity>/*`,
-//! `detect` on a folder of images).
+//! `detect` on a folder of images, `liveness` on recordings: see `eval_liveness`).
 
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 use face_engine::evaluation::{embed_identity_set, pair_scores, verification_report};
 use face_engine::{DetectOptions, FaceEngine, Image};
+use liveness_engine::LivenessMode;
 use rayon::prelude::*;
 
 use crate::settings::Settings;
@@ -16,6 +17,23 @@ pub enum EvalCommand {
     Verify { dir: PathBuf },
     /// Faces found per image in DIR.
     Detect { dir: PathBuf },
+    /// Liveness verdicts on recordings: DIR holds JPEG frames in capture order, or folders of
+    /// them. Prints one JSON line per recording, then a table.
+    Liveness {
+        #[arg(long, value_enum, default_value = "active")]
+        mode: ModeArg,
+        dir: PathBuf,
+        /// Capture rate of the frames.
+        #[arg(long, default_value_t = 15.0)]
+        fps: f32,
+    },
+}
+
+/// `--mode` values.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ModeArg {
+    Active,
+    Passive,
 }
 
 pub fn run(settings: &Settings, command: EvalCommand) -> Result<(), String> {
@@ -23,6 +41,13 @@ pub fn run(settings: &Settings, command: EvalCommand) -> Result<(), String> {
     match command {
         EvalCommand::Verify { dir } => verify(&engine, &dir),
         EvalCommand::Detect { dir } => detect(&engine, &dir, settings.limits.max_image_pixels),
+        EvalCommand::Liveness { mode, dir, fps } => {
+            let mode = match mode {
+                ModeArg::Active => LivenessMode::Active,
+                ModeArg::Passive => LivenessMode::Passive,
+            };
+            crate::eval_liveness::run(engine, mode, &dir, fps)
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod database;
 mod eval;
+mod eval_liveness;
 mod keys;
 mod serve;
 mod settings;

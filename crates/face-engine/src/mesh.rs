@@ -70,6 +70,11 @@ impl Mesh {
         (ear([33, 160, 158, 133, 153, 144]) + ear([362, 385, 387, 263, 373, 380])) / 2.0
     }
 
+    /// Head pose estimated from the mesh's depth (see [`Pose`] for the signs).
+    pub fn pose(&self) -> crate::face::Pose {
+        crate::quality::pose_from_mesh(&self.points)
+    }
+
     /// Lip gap divided by mouth width (closed ≈ 0, open > 0.15).
     pub fn mouth_open_ratio(&self) -> f32 {
         self.point(13).distance(self.point(14)) / self.point(61).distance(self.point(291)).max(1e-3)

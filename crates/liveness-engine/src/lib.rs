@@ -1,5 +1,29 @@
 //! Facegate's liveness engine: the challenge flow, per-frame analysis, the five verification
 //! layers and verdict fusion, fed one frame at a time.
 //!
-//! Not built yet: the liveness-engine issue fills this crate. It exposes nothing today, so no
-//! caller can mistake it for a working liveness check.
+//! Create a [`LivenessSession`], call [`LivenessSession::push_frame`] with each JPEG frame and
+//! its capture timestamp, and forward the returned [`LivenessEvent`]s to the client. The last
+//! event is a [`LivenessEvent::Verdict`]; [`LivenessSession::portrait`] then gives the ICAO
+//! portrait from the best frame. No web and no storage here: the session API feeds it.
+
+pub mod challenge;
+mod config;
+mod error;
+mod events;
+pub mod fusion;
+pub mod homography;
+pub mod layers;
+pub mod mailbox;
+pub mod observation;
+pub mod parallax;
+pub mod replay;
+mod session;
+pub mod signals;
+
+pub use challenge::ChallengeKind;
+pub use config::{LivenessConfig, LivenessMode};
+pub use error::LivenessError;
+pub use events::{Guidance, LivenessEvent};
+pub use fusion::{EndReason, VerdictReport};
+pub use layers::{Layer, LayerScore};
+pub use session::LivenessSession;

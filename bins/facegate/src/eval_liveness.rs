@@ -1,0 +1,111 @@
+//! `facegate eval liveness`: replays recordings (folders of JPEG frames in capture order)
+//! through liveness sessions and prints one JSON line per recording, then a table.
+//!
+//! In active mode a recording folder may hold `segments.toml` (labelled neutral, blink, turn
+//! and smile segments, in seconds at the replay rate): a scripted camera then answers each
+//! randomly drawn challenge with the matching segment. Without labels the recording is played
+//! in order, as an attacker replaying a video would.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use face_engine::FaceEngine;
+use liveness_engine::replay::{
+    ClassSummary, Recording, ReplayOutcome, SegmentLabels, replay_in_order, replay_scripted,
+};
+use liveness_engine::{LivenessConfig, LivenessMode, LivenessSession};
+
+/// Frames a scripted active session may use before it is abandoned.
+const SCRIPTED_FRAME_CAP: usize = 2_000;
+
+pub fn run(engine: FaceEngine, mode: LivenessMode, dir: &Path, fps: f32) -> Result<(), String> {
+    if !(fps > 0.0 && fps <= 120.0) {
+        return Err("--fps must be within 0..=120".into());
+    }
+    let engine = Arc::new(engine);
+    let config = LivenessConfig::default();
+    let recordings = recordings_under(dir)?;
+    if recordings.is_empty() {
+        return Err(format!("{} holds no JPEG frames", dir.display()));
+    }
+    let mut outcomes = Vec::new();
+    for folder in &recordings {
+        let recording = Recording::open(folder).map_err(|e| e.to_string())?;
+        let outcome = replay_one(&engine, &config, mode, folder, &recording, fps)?;
+        println!(
+            "{}",
+            serde_json::json!({
+                "recording": outcome.recording,
+                "verdict": outcome.report.verdict,
+                "confidence": outcome.report.confidence,
+                "end_reason": outcome.report.end_reason,
+                "challenges": outcome.challenges,
+                "layers": outcome.report.layers,
+            })
+        );
+        outcomes.push(outcome);
+    }
+    print_table(dir, &outcomes);
+    Ok(())
+}
+
+fn replay_one(
+    engine: &Arc<FaceEngine>,
+    config: &LivenessConfig,
+    mode: LivenessMode,
+    folder: &Path,
+    recording: &Recording,
+    fps: f32,
+) -> Result<ReplayOutcome, String> {
+    let labels_path = folder.join("segments.toml");
+    if mode == LivenessMode::Active && labels_path.is_file() {
+        let text = std::fs::read_to_string(&labels_path).map_err(|e| e.to_string())?;
+        let labels: SegmentLabels =
+            toml::from_str(&text).map_err(|e| format!("{}: {e}", labels_path.display()))?;
+        let mut session = LivenessSession::new(engine.clone(), config.clone(), mode)
+            .map_err(|e| e.to_string())?;
+        return replay_scripted(&mut session, recording, &labels, fps, SCRIPTED_FRAME_CAP)
+            .map_err(|e| e.to_string());
+    }
+    replay_in_order(engine, config, mode, recording, 0, fps).map_err(|e| e.to_string())
+}
+
+/// DIR itself when it holds frames, otherwise each of its sub-folders, sorted.
+fn recordings_under(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    let has_frames = entries.iter().any(|p| {
+        p.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("jpg") || e.eq_ignore_ascii_case("jpeg"))
+    });
+    if has_frames {
+        return Ok(vec![dir.to_path_buf()]);
+    }
+    let mut folders: Vec<PathBuf> = entries.into_iter().filter(|p| p.is_dir()).collect();
+    folders.sort();
+    Ok(folders)
+}
+
+fn print_table(dir: &Path, outcomes: &[ReplayOutcome]) {
+    let summary = ClassSummary::of(&dir.display().to_string(), outcomes);
+    println!();
+    println!(
+        "| recordings | pass | retry | fail | pass rate (APCER if attacks) | not passed (BPCER if live) | confidence min / median / max |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    println!(
+        "| {} | {} | {} | {} | {:.3} | {:.3} | {:.3} / {:.3} / {:.3} |",
+        summary.sessions,
+        summary.pass,
+        summary.retry,
+        summary.fail,
+        summary.pass_rate(),
+        summary.not_passed_rate(),
+        summary.confidence_min,
+        summary.confidence_median,
+        summary.confidence_max
+    );
+}

@@ -1,0 +1,57 @@
+//! Cost of analysing one camera frame (decode, selfie detector, one mesh pass, anti-spoof,
+//! pixel signals), with and without the all-faces count and the identity embedding that a
+//! session adds on some frames. Frames come from the shared webcam video (ffmpeg).
+
+use std::path::Path;
+use std::process::Command;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use face_engine::{FaceEngine, Image};
+use facegate_liveness_engine::observation::observe;
+
+fn webcam_frame() -> Vec<u8> {
+    let out = std::env::temp_dir().join("facegate-bench-webcam-frame.jpg");
+    if !out.exists() {
+        let video = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/testdata/videos/webcam-man-1.mp4");
+        let status = Command::new("ffmpeg")
+            .args(["-v", "error", "-y", "-ss", "2", "-i"])
+            .arg(&video)
+            .args(["-frames:v", "1", "-vf", "scale=640:-2", "-q:v", "3"])
+            .arg(&out)
+            .status()
+            .expect("ffmpeg");
+        assert!(status.success());
+    }
+    std::fs::read(out).expect("frame")
+}
+
+fn frame_analysis(c: &mut Criterion) {
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
+    let engine = FaceEngine::load(&models).expect("models");
+    let jpeg = webcam_frame();
+    let mut group = c.benchmark_group("liveness_frame");
+    group.sample_size(30);
+    group.bench_function("analyse_640x480", |b| {
+        b.iter(|| {
+            let image = Image::decode(&jpeg).expect("decode");
+            observe(&engine, &image, 0, false, false).expect("observe")
+        })
+    });
+    group.bench_function("analyse_with_face_count", |b| {
+        b.iter(|| {
+            let image = Image::decode(&jpeg).expect("decode");
+            observe(&engine, &image, 0, true, false).expect("observe")
+        })
+    });
+    group.bench_function("analyse_with_embedding", |b| {
+        b.iter(|| {
+            let image = Image::decode(&jpeg).expect("decode");
+            observe(&engine, &image, 0, false, true).expect("observe")
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, frame_analysis);
+criterion_main!(benches);

@@ -1,0 +1,227 @@
+//! Active-mode challenges: drawing them with a CSPRNG and following one challenge through
+//! neutral → action → neutral, counting only what happens after it was asked.
+
+use rand::{CryptoRng, Rng};
+use serde::{Deserialize, Serialize};
+
+use crate::observation::FaceObservation;
+
+/// What the user is asked to do. Directions are the user's own: turning to one's left moves
+/// the nose toward the image's right in the unmirrored camera frame (positive yaw).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChallengeKind {
+    Blink,
+    TurnLeft,
+    TurnRight,
+    Smile,
+}
+
+impl ChallengeKind {
+    pub const ALL: [ChallengeKind; 4] = [
+        ChallengeKind::Blink,
+        ChallengeKind::TurnLeft,
+        ChallengeKind::TurnRight,
+        ChallengeKind::Smile,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChallengeKind::Blink => "blink",
+            ChallengeKind::TurnLeft => "turn_left",
+            ChallengeKind::TurnRight => "turn_right",
+            ChallengeKind::Smile => "smile",
+        }
+    }
+}
+
+/// Draws between `min` and `max` challenges; no kind follows itself, so every step asks for
+/// something new. Pass a cryptographic generator (the session uses the thread-local one, a
+/// ChaCha generator seeded from the operating system), so the order cannot be predicted.
+pub fn draw_challenges(rng: &mut impl CryptoRng, min: usize, max: usize) -> Vec<ChallengeKind> {
+    draw_challenges_from(rng, &ChallengeKind::ALL, min, max)
+}
+
+/// [`draw_challenges`] limited to `kinds` (for replaying footage that holds only some
+/// actions). Needs at least two kinds.
+pub fn draw_challenges_from(
+    rng: &mut impl CryptoRng,
+    kinds: &[ChallengeKind],
+    min: usize,
+    max: usize,
+) -> Vec<ChallengeKind> {
+    if kinds.len() < 2 {
+        return Vec::new();
+    }
+    let count = rng.random_range(min..=max.max(min));
+    let mut out: Vec<ChallengeKind> = Vec::with_capacity(count);
+    while out.len() < count {
+        let kind = kinds[rng.random_range(0..kinds.len())];
+        if out.last() != Some(&kind) {
+            out.push(kind);
+        }
+    }
+    out
+}
+
+/// The user's resting values, measured before the first challenge.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Baseline {
+    pub yaw: f32,
+    pub eye_openness: f32,
+    pub mouth_width: f32,
+}
+
+/// Degrees of yaw away from the resting pose that count as a turn.
+pub const TURN_DEGREES: f32 = 15.0;
+/// Degrees of yaw within which the head counts as back at rest.
+const REST_DEGREES: f32 = 8.0;
+/// Eye openness below this fraction of the resting value counts as closed.
+const BLINK_FRACTION: f32 = 0.6;
+/// Eye openness above this fraction of the resting value counts as open again.
+const OPEN_FRACTION: f32 = 0.8;
+/// Mouth width above this multiple of the resting width counts as a smile.
+const SMILE_FACTOR: f32 = 1.12;
+/// Mouth width below this multiple counts as relaxed.
+const RELAXED_FACTOR: f32 = 1.06;
+
+impl Baseline {
+    /// Whether the face is at rest with respect to `kind`.
+    pub fn is_neutral(&self, kind: ChallengeKind, face: &FaceObservation) -> bool {
+        match kind {
+            ChallengeKind::Blink => face.eye_openness >= OPEN_FRACTION * self.eye_openness,
+            ChallengeKind::TurnLeft | ChallengeKind::TurnRight => {
+                (face.pose.yaw - self.yaw).abs() <= REST_DEGREES
+            }
+            ChallengeKind::Smile => face.mouth_width <= RELAXED_FACTOR * self.mouth_width,
+        }
+    }
+
+    /// Whether the face is performing `kind`.
+    pub fn is_performing(&self, kind: ChallengeKind, face: &FaceObservation) -> bool {
+        let yaw = face.pose.yaw - self.yaw;
+        match kind {
+            // eye openness drops with yaw too; a blink is only read from a roughly frontal face
+            ChallengeKind::Blink => {
+                yaw.abs() < 20.0 && face.eye_openness < BLINK_FRACTION * self.eye_openness
+            }
+            ChallengeKind::TurnLeft => yaw >= TURN_DEGREES,
+            ChallengeKind::TurnRight => yaw <= -TURN_DEGREES,
+            ChallengeKind::Smile => face.mouth_width >= SMILE_FACTOR * self.mouth_width,
+        }
+    }
+}
+
+/// Where one challenge stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChallengeState {
+    /// Asked; waiting for a resting face seen after the question.
+    AwaitNeutral,
+    /// Rest seen; waiting for the action.
+    AwaitAction,
+    /// Action seen; waiting for the return to rest.
+    AwaitReturn,
+    Passed,
+    TimedOut,
+}
+
+/// Follows one challenge from the moment it was asked.
+#[derive(Debug, Clone)]
+pub struct ChallengeTracker {
+    pub kind: ChallengeKind,
+    pub index: usize,
+    pub asked_at_ms: u64,
+    pub state: ChallengeState,
+    /// Strongest action measured (degrees of yaw, eye or mouth ratio change), for the layer.
+    pub peak_strength: f32,
+}
+
+impl ChallengeTracker {
+    pub fn new(kind: ChallengeKind, index: usize, asked_at_ms: u64) -> Self {
+        Self {
+            kind,
+            index,
+            asked_at_ms,
+            state: ChallengeState::AwaitNeutral,
+            peak_strength: 0.0,
+        }
+    }
+
+    /// Feeds one analysed frame; returns the new state once it is final.
+    pub fn update(
+        &mut self,
+        baseline: &Baseline,
+        timestamp_ms: u64,
+        face: Option<&FaceObservation>,
+        timeout_ms: u64,
+    ) -> ChallengeState {
+        if matches!(
+            self.state,
+            ChallengeState::Passed | ChallengeState::TimedOut
+        ) {
+            return self.state;
+        }
+        if timestamp_ms.saturating_sub(self.asked_at_ms) > timeout_ms {
+            self.state = ChallengeState::TimedOut;
+            return self.state;
+        }
+        // frames captured before the question cannot answer it
+        let Some(face) = face.filter(|_| timestamp_ms > self.asked_at_ms) else {
+            return self.state;
+        };
+        self.state = match self.state {
+            ChallengeState::AwaitNeutral if baseline.is_neutral(self.kind, face) => {
+                ChallengeState::AwaitAction
+            }
+            ChallengeState::AwaitAction if baseline.is_performing(self.kind, face) => {
+                self.peak_strength = self.peak_strength.max(strength(baseline, self.kind, face));
+                ChallengeState::AwaitReturn
+            }
+            ChallengeState::AwaitReturn => {
+                self.peak_strength = self.peak_strength.max(strength(baseline, self.kind, face));
+                if baseline.is_neutral(self.kind, face) {
+                    ChallengeState::Passed
+                } else {
+                    ChallengeState::AwaitReturn
+                }
+            }
+            other => other,
+        };
+        self.state
+    }
+}
+
+/// How clearly the action was performed, in 0..1 (1 = twice the threshold or more).
+fn strength(baseline: &Baseline, kind: ChallengeKind, face: &FaceObservation) -> f32 {
+    let ratio = match kind {
+        ChallengeKind::Blink => {
+            (1.0 - face.eye_openness / baseline.eye_openness.max(1e-3)) / (1.0 - BLINK_FRACTION)
+        }
+        ChallengeKind::TurnLeft | ChallengeKind::TurnRight => {
+            (face.pose.yaw - baseline.yaw).abs() / TURN_DEGREES
+        }
+        ChallengeKind::Smile => {
+            (face.mouth_width / baseline.mouth_width.max(1e-3) - 1.0) / (SMILE_FACTOR - 1.0)
+        }
+    };
+    (ratio / 2.0).clamp(0.0, 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn draws_stay_in_bounds_and_never_repeat_a_kind_back_to_back() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let mut orders = std::collections::HashSet::new();
+        for _ in 0..500 {
+            let drawn = draw_challenges(&mut rng, 3, 6);
+            assert!((3..=6).contains(&drawn.len()));
+            assert!(drawn.windows(2).all(|w| w[0] != w[1]));
+            orders.insert(drawn);
+        }
+        assert!(orders.len() > 100, "only {} distinct orders", orders.len());
+    }
+}

@@ -1,0 +1,46 @@
+//! What a session tells its client after each frame: the spec's `face_detected`, `challenge`,
+//! `challenge_result` and `verdict`, plus guidance. Serialised as the WebSocket's
+//! `{"type": …, "data": {…}}` messages.
+
+use serde::{Deserialize, Serialize};
+
+use crate::challenge::ChallengeKind;
+use crate::fusion::VerdictReport;
+
+/// One message to the client.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", content = "data", rename_all = "snake_case")]
+pub enum LivenessEvent {
+    /// A single face was found for the first time, or found again after it was lost.
+    FaceDetected { confidence: f32, centered: bool },
+    /// A hint for the user; never changes the verdict by itself.
+    Guidance { code: Guidance },
+    /// The next challenge to perform (active mode).
+    Challenge {
+        #[serde(rename = "type")]
+        kind: ChallengeKind,
+        index: usize,
+    },
+    /// The outcome of the challenge with this index.
+    ChallengeResult { index: usize, passed: bool },
+    /// The final decision; no events follow it.
+    Verdict(VerdictReport),
+}
+
+/// Guidance codes (stable, for the UI to translate).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Guidance {
+    NoFace,
+    OneFaceOnly,
+    MoveCloser,
+    CenterFace,
+    TooDark,
+    HoldStill,
+    /// Active mode needs a frontal face to measure the resting pose before the challenges.
+    LookAtCamera,
+    /// The frame was not a readable JPEG (or was too large); it was ignored.
+    InvalidFrame,
+    /// The frame's timestamp did not advance; it was ignored.
+    FrameOutOfOrder,
+}

@@ -1,0 +1,148 @@
+//! Verdict fusion: a weighted mean of the layer scores, with two overrides. A layer that
+//! raised a clear attack signal fails the session on its own; a layer in doubt (below
+//! [`DOUBT`]) keeps the session from passing, whatever the others say. The weights and why
+//! are in docs/liveness.md.
+
+use domain::{Verdict, VerdictThresholds};
+use serde::Serialize;
+
+use crate::config::LivenessMode;
+use crate::layers::{Layer, LayerScore};
+
+/// A layer scoring below this blocks a pass (the session gets `retry` at best).
+pub const DOUBT: f32 = 0.35;
+/// Confidence ceiling when a layer raised an attack (below the retry bar of 0.45).
+const ATTACK_CEILING: f32 = 0.3;
+/// Confidence ceiling when a layer is in doubt or the session ended inconclusively.
+const RETRY_CEILING: f32 = 0.69;
+
+/// Weight of each layer in active mode.
+pub const ACTIVE_WEIGHTS: [(Layer, f32); 5] = [
+    (Layer::ChallengeResponse, 0.30),
+    (Layer::AntiSpoof, 0.20),
+    (Layer::DeepfakeInjection, 0.15),
+    (Layer::FaceConsistency, 0.15),
+    (Layer::Motion, 0.20),
+];
+
+/// Weight of each layer in passive mode (no challenge layer).
+pub const PASSIVE_WEIGHTS: [(Layer, f32); 4] = [
+    (Layer::AntiSpoof, 0.30),
+    (Layer::DeepfakeInjection, 0.20),
+    (Layer::FaceConsistency, 0.20),
+    (Layer::Motion, 0.30),
+];
+
+/// Why a session ended before its flow completed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// The flow finished: every challenge asked, or the passive hold collected.
+    Completed,
+    /// No usable face (none, or never steady and frontal) within `no_face_timeout_ms`.
+    NoFace,
+    SessionTimeout,
+    TooManyInvalidFrames,
+    /// The caller closed the stream before the flow completed.
+    StreamEnded,
+}
+
+/// The final decision with its evidence.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VerdictReport {
+    pub verdict: Verdict,
+    pub confidence: f32,
+    pub end_reason: EndReason,
+    pub layers: Vec<LayerScore>,
+}
+
+/// Fuses the layers of a session of `mode` that ended for `end_reason`.
+pub fn fuse(mode: LivenessMode, layers: Vec<LayerScore>, end_reason: EndReason) -> VerdictReport {
+    let weights: &[(Layer, f32)] = match mode {
+        LivenessMode::Active => &ACTIVE_WEIGHTS,
+        LivenessMode::Passive => &PASSIVE_WEIGHTS,
+    };
+    let (mut sum, mut total) = (0.0f32, 0.0f32);
+    for (layer, weight) in weights {
+        let score = layers
+            .iter()
+            .find(|l| l.layer == *layer)
+            .map_or(0.0, |l| l.score);
+        sum += weight * score;
+        total += weight;
+    }
+    let mut confidence = if total > 0.0 { sum / total } else { 0.0 };
+    if end_reason != EndReason::Completed || layers.iter().any(|l| l.score < DOUBT) {
+        confidence = confidence.min(RETRY_CEILING);
+    }
+    if layers.iter().any(|l| l.attack) {
+        confidence = confidence.min(ATTACK_CEILING);
+    }
+    let confidence = if confidence.is_finite() {
+        confidence.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let verdict = VerdictThresholds::default()
+        .verdict(confidence)
+        .unwrap_or(Verdict::Fail);
+    VerdictReport {
+        verdict,
+        confidence: (confidence * 1000.0).round() / 1000.0,
+        end_reason,
+        layers,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layer(layer: Layer, score: f32) -> LayerScore {
+        LayerScore::new(layer, score, String::new())
+    }
+
+    fn all(score: f32) -> Vec<LayerScore> {
+        ACTIVE_WEIGHTS
+            .iter()
+            .map(|(l, _)| layer(*l, score))
+            .collect()
+    }
+
+    #[test]
+    fn strong_layers_pass_and_weak_layers_fail() {
+        assert_eq!(
+            fuse(LivenessMode::Active, all(0.9), EndReason::Completed).verdict,
+            Verdict::Pass
+        );
+        assert_eq!(
+            fuse(LivenessMode::Active, all(0.55), EndReason::Completed).verdict,
+            Verdict::Retry
+        );
+        assert_eq!(
+            fuse(LivenessMode::Active, all(0.2), EndReason::Completed).verdict,
+            Verdict::Fail
+        );
+    }
+
+    #[test]
+    fn one_attack_fails_an_otherwise_perfect_session() {
+        let mut layers = all(1.0);
+        layers[2] = LayerScore::attack(Layer::DeepfakeInjection, "frozen".into());
+        let report = fuse(LivenessMode::Active, layers, EndReason::Completed);
+        assert_eq!(report.verdict, Verdict::Fail);
+        assert!(report.confidence <= 0.3);
+    }
+
+    #[test]
+    fn one_doubtful_layer_or_an_early_end_blocks_a_pass() {
+        let mut layers = all(1.0);
+        layers[4] = layer(Layer::Motion, 0.2);
+        assert_eq!(
+            fuse(LivenessMode::Active, layers, EndReason::Completed).verdict,
+            Verdict::Retry
+        );
+        let timed_out = fuse(LivenessMode::Active, all(1.0), EndReason::SessionTimeout);
+        assert_eq!(timed_out.verdict, Verdict::Retry);
+    }
+}

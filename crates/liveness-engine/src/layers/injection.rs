@@ -1,0 +1,128 @@
+//! Layer 3, deepfake and injection. No model for this exists in the packages we ship from,
+//! so the layer rests on measurable signals, each with what it catches and what it cannot:
+//!
+//! - **Frame timing.** Timestamps that go backwards or repeat cannot come from a camera;
+//!   they come from a stream assembled by a program. Cannot catch an injector that stamps its
+//!   frames correctly.
+//! - **Frozen and repeated frames.** A still photo or a looped clip sent to the socket repeats
+//!   the same pixels; a camera never does (sensor noise, micro-motion). Measured as identical
+//!   frame bytes and as face thumbnails that differ by less than [`FROZEN_DIFF`] grey levels.
+//!   Cannot catch a still photo with fresh noise added to every frame (the motion layer does).
+//! - **Identity jitter.** Face swaps re-synthesise the face per frame, so the identity vector
+//!   wobbles more than a real face's does. Measured as the spread of the sampled frames'
+//!   similarity to their mean. Cannot catch a temporally smooth deepfake.
+//! - **Blending boundary.** A face pasted or generated into a frame is often smoother than the
+//!   hair and background around it: inner-face over surrounding high-frequency energy.
+//!   Heavy make-up, strong blur and low light also lower it, so it only lowers the score.
+//! - **Screen moiré and banding.** A display filmed by a camera adds isolated peaks to the
+//!   high-frequency spectrum of the face (see `signals::moire_peak`). Cannot catch a digital
+//!   injection (no screen in the path) or a replay far enough from the camera to blur the
+//!   grid.
+
+use super::{Layer, LayerScore, faces, quantile, ramp};
+use crate::observation::FrameObservation;
+use crate::signals::thumbnail_difference;
+
+/// Face thumbnails closer than this (mean absolute grey levels) count as the same frame.
+pub const FROZEN_DIFF: f32 = 0.4;
+/// Median moiré peak (log10 ratio) above which the face is taken for a filmed screen.
+pub const MOIRE_ATTACK: f32 = 3.6;
+/// Median moiré peak of a clean live face (upper end).
+const MOIRE_LIVE: f32 = 3.0;
+
+/// What the session saw of the stream's timing, over every frame received (also those
+/// dropped by sampling).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StreamTiming {
+    pub received: u32,
+    /// Frames whose timestamp did not advance.
+    pub out_of_order: u32,
+    /// Frames whose bytes repeat a recent frame exactly.
+    pub repeated_bytes: u32,
+}
+
+pub fn score(frames: &[FrameObservation], timing: &StreamTiming) -> LayerScore {
+    let observed: Vec<_> = faces(frames).collect();
+    if observed.len() < 2 {
+        return LayerScore::new(
+            Layer::DeepfakeInjection,
+            0.0,
+            "too few faces to judge".into(),
+        );
+    }
+    let pairs = observed.len() - 1;
+    let frozen = observed
+        .windows(2)
+        .filter(|w| thumbnail_difference(&w[0].thumbnail, &w[1].thumbnail) < FROZEN_DIFF)
+        .count();
+    let frozen_share = frozen as f32 / pairs as f32;
+    let repeated_share = timing.repeated_bytes as f32 / timing.received.max(1) as f32;
+    let moire = quantile(
+        &mut observed.iter().map(|f| f.moire).collect::<Vec<_>>(),
+        0.5,
+    );
+    let boundary = quantile(
+        &mut observed
+            .iter()
+            .map(|f| f.boundary_ratio)
+            .collect::<Vec<_>>(),
+        0.5,
+    );
+    let jitter = identity_jitter(frames);
+    let reason = format!(
+        "frozen {frozen}/{pairs} frame pairs, repeated bytes {}/{}, out-of-order {}, \
+         moiré {moire:.2}, boundary {boundary:.2}, identity jitter {jitter:.3}",
+        timing.repeated_bytes, timing.received, timing.out_of_order
+    );
+    if frozen_share > 0.5 || repeated_share > 0.3 {
+        return LayerScore::attack(Layer::DeepfakeInjection, reason);
+    }
+    if moire > MOIRE_ATTACK {
+        return LayerScore::attack(Layer::DeepfakeInjection, reason);
+    }
+    let timing_score = if timing.out_of_order == 0 { 1.0 } else { 0.3 };
+    let stillness_score = 1.0 - frozen_share * 2.0;
+    let screen_score = 1.0 - ramp(moire, MOIRE_LIVE, MOIRE_ATTACK);
+    let boundary_score = ramp(boundary, 0.02, 0.10);
+    let jitter_score = 1.0 - ramp(jitter, 0.08, 0.2);
+    let parts = [
+        timing_score,
+        stillness_score,
+        screen_score,
+        boundary_score,
+        jitter_score,
+    ];
+    // the weakest signal counts double: one bad sign should not be averaged away
+    let weakest = parts.iter().copied().fold(1.0f32, f32::min);
+    let mean = parts.iter().sum::<f32>() / parts.len() as f32;
+    LayerScore::new(
+        Layer::DeepfakeInjection,
+        (mean * 2.0 + weakest) / 3.0,
+        reason,
+    )
+}
+
+/// Standard deviation of the sampled embeddings' cosine to their mean direction.
+fn identity_jitter(frames: &[FrameObservation]) -> f32 {
+    let vectors: Vec<&[f32]> = frames
+        .iter()
+        .filter_map(|f| Some(f.face.as_ref()?.embedding.as_ref()?.vector.as_slice()))
+        .collect();
+    if vectors.len() < 3 {
+        return 0.0;
+    }
+    let dim = vectors[0].len();
+    let mut mean = vec![0.0f32; dim];
+    for v in &vectors {
+        for (m, x) in mean.iter_mut().zip(v.iter()) {
+            *m += x;
+        }
+    }
+    let norm = mean.iter().map(|m| m * m).sum::<f32>().sqrt().max(1e-6);
+    let cosines: Vec<f32> = vectors
+        .iter()
+        .map(|v| v.iter().zip(&mean).map(|(a, b)| a * b).sum::<f32>() / norm)
+        .collect();
+    let avg = cosines.iter().sum::<f32>() / cosines.len() as f32;
+    (cosines.iter().map(|c| (c - avg).powi(2)).sum::<f32>() / cosines.len() as f32).sqrt()
+}

@@ -1,0 +1,80 @@
+//! The five verification layers. Each turns the session's observations into a
+//! [`LayerScore`]: a score in 0..1 (1 = clearly live), a reason in words, and an `attack` flag
+//! for a signal clear enough to fail the session on its own.
+
+pub mod anti_spoof;
+pub mod challenge_response;
+pub mod consistency;
+pub mod injection;
+pub mod motion;
+
+use serde::Serialize;
+
+use crate::observation::{FaceObservation, FrameObservation};
+
+/// The layers, in the order the verdict lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Layer {
+    ChallengeResponse,
+    AntiSpoof,
+    DeepfakeInjection,
+    FaceConsistency,
+    Motion,
+}
+
+/// One layer's finding.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LayerScore {
+    pub layer: Layer,
+    /// 0..1; 1 means the layer found the session clearly live.
+    pub score: f32,
+    /// What the score rests on, in words and numbers.
+    pub reason: String,
+    /// A clear attack signal: fails the session whatever the other layers say.
+    pub attack: bool,
+}
+
+impl LayerScore {
+    pub(crate) fn new(layer: Layer, score: f32, reason: String) -> Self {
+        Self {
+            layer,
+            score: if score.is_finite() {
+                score.clamp(0.0, 1.0)
+            } else {
+                0.0
+            },
+            reason,
+            attack: false,
+        }
+    }
+
+    pub(crate) fn attack(layer: Layer, reason: String) -> Self {
+        Self {
+            layer,
+            score: 0.0,
+            reason,
+            attack: true,
+        }
+    }
+}
+
+/// Linear ramp: 0 at or below `lo`, 1 at or above `hi`.
+pub(crate) fn ramp(x: f32, lo: f32, hi: f32) -> f32 {
+    ((x - lo) / (hi - lo)).clamp(0.0, 1.0)
+}
+
+/// The observed faces, in capture order.
+pub(crate) fn faces(frames: &[FrameObservation]) -> impl Iterator<Item = &FaceObservation> {
+    frames.iter().filter_map(|f| f.face.as_ref())
+}
+
+/// The value at quantile `q` (0..1) of `values` (sorted in place); NaN when empty.
+pub(crate) fn quantile(values: &mut [f32], q: f32) -> f32 {
+    if values.is_empty() {
+        return f32::NAN;
+    }
+    values.sort_by(f32::total_cmp);
+    let i = ((values.len() - 1) as f32 * q.clamp(0.0, 1.0)).round() as usize;
+    values[i]
+}

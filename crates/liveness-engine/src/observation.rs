@@ -1,0 +1,155 @@
+//! Per-frame analysis: decode, detect, one mesh pass, anti-spoof, pose, eye/mouth geometry and
+//! the pixel signals. The result is small (about 1.5 KB) so a session can keep its whole
+//! history; the frame itself is not kept.
+
+use face_engine::geometry::{BoundingBox, Point};
+use face_engine::{
+    DetectMode, DetectOptions, Embedding, EngineError, Face, FaceEngine, Image, Mesh, Pose,
+};
+
+use crate::parallax::{FacePatch, PairParallax};
+use crate::signals;
+
+/// Mesh points that do not move with expressions (nose ridge, eye corners, brows, face
+/// contour). Their relative motion between frames is what the motion layer measures: nose
+/// points stand out of the contour's plane, so a turning head shows parallax among them.
+pub const RIGID_POINTS: [usize; 26] = [
+    1, 4, 5, 6, 168, 195, 197, // nose ridge and tip
+    33, 133, 362, 263, // eye corners
+    70, 300, 105, 334, // brows
+    10, 152, 234, 454, 127, 356, 93, 323, 132, 361, 175, // forehead, chin, contour
+];
+
+/// Why a frame produced no face observation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameProblem {
+    /// Not a readable image, or larger than the limits.
+    Unreadable,
+    NoFace,
+}
+
+/// Everything later layers need from one face in one frame.
+#[derive(Debug, Clone)]
+pub struct FaceObservation {
+    pub detector_score: f32,
+    pub bbox: BoundingBox,
+    /// Face centre within the middle third of the frame both ways.
+    pub centered: bool,
+    /// Face box height over frame height.
+    pub size_fraction: f32,
+    pub pose: Pose,
+    /// Eye aspect ratio (open ≈ 0.3, closed < 0.15).
+    pub eye_openness: f32,
+    /// Lip gap over mouth width.
+    pub mouth_open: f32,
+    /// Mouth width over outer-eye-corner distance (rises with a smile).
+    pub mouth_width: f32,
+    /// Outer eye corner distance in pixels (the unit of all motion measures).
+    pub eye_span: f32,
+    /// [`RIGID_POINTS`] in image pixels.
+    pub rigid_points: Vec<Point>,
+    /// Live probability of the anti-spoof model.
+    pub anti_spoof: f32,
+    pub sharpness: f32,
+    pub brightness: f32,
+    pub thumbnail: Vec<u8>,
+    pub moire: f32,
+    pub boundary_ratio: f32,
+    /// Identity vector, on the frames the session samples for it.
+    pub embedding: Option<Embedding>,
+    /// Pixel planarity against the face a few frames earlier (filled by the session).
+    pub parallax: Option<PairParallax>,
+    /// The grey face patch, held only until the session has compared it (then dropped).
+    pub patch: Option<FacePatch>,
+}
+
+/// One analysed frame.
+#[derive(Debug, Clone)]
+pub struct FrameObservation {
+    pub timestamp_ms: u64,
+    /// Faces the detector found (the observation describes the largest).
+    pub face_count: usize,
+    pub face: Option<FaceObservation>,
+}
+
+/// Analyses one frame. `with_embedding` adds the identity vector (about 30 ms more).
+pub fn observe(
+    engine: &FaceEngine,
+    image: &Image,
+    timestamp_ms: u64,
+    count_all_faces: bool,
+    with_embedding: bool,
+) -> Result<FrameObservation, EngineError> {
+    let options = DetectOptions {
+        mode: DetectMode::Selfie,
+        max_faces: 4,
+        ..DetectOptions::default()
+    };
+    let mut faces = engine.detect(image, &options)?;
+    if count_all_faces {
+        let all = engine.detect(
+            image,
+            &DetectOptions {
+                max_faces: 4,
+                ..DetectOptions::default()
+            },
+        )?;
+        if all.len() > faces.len() {
+            faces = all;
+        }
+    }
+    let face_count = faces.len();
+    let Some(face) = faces.into_iter().next() else {
+        return Ok(FrameObservation {
+            timestamp_ms,
+            face_count,
+            face: None,
+        });
+    };
+    let mesh = engine.landmarks_single_pass(image, &face)?;
+    let anti_spoof = engine.anti_spoof(image, &face)?;
+    let embedding = if with_embedding {
+        Some(engine.embed(&engine.align(image, &mesh)?)?)
+    } else {
+        None
+    };
+    Ok(FrameObservation {
+        timestamp_ms,
+        face_count,
+        face: Some(describe(image, &face, &mesh, anti_spoof, embedding)),
+    })
+}
+
+fn describe(
+    image: &Image,
+    face: &Face,
+    mesh: &Mesh,
+    anti_spoof: f32,
+    embedding: Option<Embedding>,
+) -> FaceObservation {
+    let (w, h) = (image.width() as f32, image.height() as f32);
+    let c = face.bbox.center();
+    let centered = (c.x - w / 2.0).abs() < w / 6.0 && (c.y - h / 2.0).abs() < h / 6.0;
+    let eye_span = mesh.point(33).distance(mesh.point(263)).max(1.0);
+    FaceObservation {
+        detector_score: face.score,
+        bbox: face.bbox,
+        centered,
+        size_fraction: face.bbox.height / h.max(1.0),
+        pose: mesh.pose(),
+        eye_openness: mesh.eye_aspect_ratio(),
+        mouth_open: mesh.mouth_open_ratio(),
+        mouth_width: mesh.point(61).distance(mesh.point(291)) / eye_span,
+        eye_span,
+        rigid_points: RIGID_POINTS.iter().map(|&i| mesh.point(i)).collect(),
+        anti_spoof,
+        sharpness: face.quality.sharpness,
+        brightness: face.quality.brightness,
+        thumbnail: signals::face_thumbnail(image.rgb(), &face.bbox),
+        moire: signals::moire_peak(image.rgb(), &face.bbox),
+        boundary_ratio: signals::boundary_sharpness_ratio(image.rgb(), &face.bbox),
+        embedding,
+        parallax: None,
+        patch: Some(FacePatch::capture(image.rgb(), &face.bbox)),
+    }
+}

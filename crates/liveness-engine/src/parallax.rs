@@ -1,0 +1,196 @@
+//! Pixel parallax for the motion layer. Landmarks are a network's guess and follow its 3-D
+//! face prior even on a flat photo, so planarity is measured on the pixels themselves: textured
+//! points of the face are tracked between two frames by block matching (predicted by the
+//! landmarks' similarity motion, then searched ±4 px), and a homography is fitted to the
+//! tracks. A photo's pixels move exactly by a homography (residual = matching noise); a real
+//! face adds parallax, expression and shading changes that no homography explains.
+
+use face_engine::geometry::{Affine, BoundingBox, Point};
+use image::RgbImage;
+
+use crate::homography::{Homography, residuals};
+use crate::signals::grey_patch;
+
+/// Side of the face patch kept for the next frames' comparisons.
+pub const PATCH_SIDE: usize = 96;
+const BLOCK: i32 = 4; // half-size of the 9×9 matching block
+const SEARCH: i32 = 4;
+const TRACKED_POINTS: usize = 60;
+
+/// A grey, square patch around the face, with its place in the image.
+#[derive(Debug, Clone)]
+pub struct FacePatch {
+    grey: Vec<f32>,
+    origin: Point,
+    /// Image pixels per patch pixel.
+    scale: f32,
+}
+
+impl FacePatch {
+    pub fn capture(img: &RgbImage, bbox: &BoundingBox) -> Self {
+        let c = bbox.center();
+        let half = 0.6 * bbox.width.max(bbox.height);
+        let square = BoundingBox::from_corners(c.x - half, c.y - half, c.x + half, c.y + half);
+        Self {
+            grey: grey_patch(img, &square, PATCH_SIDE),
+            origin: Point::new(square.x, square.y),
+            scale: square.width / PATCH_SIDE as f32,
+        }
+    }
+
+    fn at(&self, u: i32, v: i32) -> f32 {
+        let side = PATCH_SIDE as i32;
+        self.grey[(v.clamp(0, side - 1) * side + u.clamp(0, side - 1)) as usize]
+    }
+
+    fn to_image(&self, u: f32, v: f32) -> Point {
+        Point::new(
+            self.origin.x + (u + 0.5) * self.scale,
+            self.origin.y + (v + 0.5) * self.scale,
+        )
+    }
+
+    fn to_patch(&self, p: Point) -> (f32, f32) {
+        (
+            (p.x - self.origin.x) / self.scale - 0.5,
+            (p.y - self.origin.y) / self.scale - 0.5,
+        )
+    }
+}
+
+/// The planarity of one frame pair, in eye spans of the first frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairParallax {
+    /// Residual after the best similarity: how much the tracked points changed shape.
+    pub shape_change: f32,
+    /// Residual after the best homography: what no plane explains.
+    pub off_plane: f32,
+}
+
+/// Tracks textured points from `a` to `b`; `predict` maps image points of frame `a` to where
+/// the landmarks say they moved in frame `b`.
+pub fn measure(
+    a: &FacePatch,
+    b: &FacePatch,
+    predict: &Affine,
+    eye_span: f32,
+) -> Option<PairParallax> {
+    let mut candidates: Vec<(f32, i32, i32)> = Vec::new();
+    let margin = BLOCK + SEARCH + 8;
+    for v in (margin..PATCH_SIDE as i32 - margin).step_by(4) {
+        for u in (margin..PATCH_SIDE as i32 - margin).step_by(4) {
+            candidates.push((texture(a, u, v), u, v));
+        }
+    }
+    candidates.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let mut from = Vec::new();
+    let mut to = Vec::new();
+    for &(energy, u, v) in candidates.iter().take(TRACKED_POINTS) {
+        if energy < 4.0 {
+            break; // flat skin tracks nothing
+        }
+        let guess = b.to_patch(predict.apply(a.to_image(u as f32, v as f32)));
+        if let Some((ub, vb)) = track(a, b, u, v, guess) {
+            from.push(a.to_image(u as f32, v as f32));
+            to.push(b.to_image(ub, vb));
+        }
+    }
+    if from.len() < 12 {
+        return None;
+    }
+    let (similarity, homography) = trimmed_residuals(&from, &to)?;
+    let unit = eye_span.max(1.0);
+    Some(PairParallax {
+        shape_change: similarity / unit,
+        off_plane: homography / unit,
+    })
+}
+
+/// [`residuals`] after dropping the quarter of tracks the homography fits worst (mismatched
+/// blocks on flat skin or at the hairline), so what remains is systematic, not a few bad
+/// matches.
+fn trimmed_residuals(from: &[Point], to: &[Point]) -> Option<(f32, f32)> {
+    let homography = Homography::fit(from, to)?;
+    let mut errors: Vec<(f32, usize)> = from
+        .iter()
+        .zip(to)
+        .enumerate()
+        .map(|(i, (a, b))| (homography.apply(*a).distance(*b), i))
+        .collect();
+    errors.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let keep: Vec<usize> = errors[..errors.len() * 3 / 4].iter().map(|e| e.1).collect();
+    let from: Vec<Point> = keep.iter().map(|&i| from[i]).collect();
+    let to: Vec<Point> = keep.iter().map(|&i| to[i]).collect();
+    residuals(&from, &to)
+}
+
+/// Mean squared gradient in the block around (u, v).
+fn texture(p: &FacePatch, u: i32, v: i32) -> f32 {
+    let mut sum = 0.0;
+    for dv in -BLOCK..=BLOCK {
+        for du in -BLOCK..=BLOCK {
+            let gx = p.at(u + du + 1, v + dv) - p.at(u + du - 1, v + dv);
+            let gy = p.at(u + du, v + dv + 1) - p.at(u + du, v + dv - 1);
+            sum += gx * gx + gy * gy;
+        }
+    }
+    sum / ((2 * BLOCK + 1) * (2 * BLOCK + 1)) as f32
+}
+
+fn ssd(a: &FacePatch, b: &FacePatch, u: i32, v: i32, ub: i32, vb: i32) -> f32 {
+    let mut sum = 0.0;
+    for dv in -BLOCK..=BLOCK {
+        for du in -BLOCK..=BLOCK {
+            let d = a.at(u + du, v + dv) - b.at(ub + du, vb + dv);
+            sum += d * d;
+        }
+    }
+    sum
+}
+
+/// Best match of block (u, v) of `a` near `guess` in `b`, refined to sub-pixel.
+fn track(a: &FacePatch, b: &FacePatch, u: i32, v: i32, guess: (f32, f32)) -> Option<(f32, f32)> {
+    let (gu, gv) = (guess.0.round() as i32, guess.1.round() as i32);
+    let side = PATCH_SIDE as i32;
+    let inside = |x: i32| x - BLOCK > 0 && x + BLOCK + 1 < side;
+    let mut best = (f32::INFINITY, gu, gv);
+    for dv in -SEARCH..=SEARCH {
+        for du in -SEARCH..=SEARCH {
+            let (ub, vb) = (gu + du, gv + dv);
+            if !inside(ub) || !inside(vb) {
+                continue;
+            }
+            let cost = ssd(a, b, u, v, ub, vb);
+            if cost < best.0 {
+                best = (cost, ub, vb);
+            }
+        }
+    }
+    let (cost, ub, vb) = best;
+    if !cost.is_finite() {
+        return None;
+    }
+    // a minimum on the search border is not a minimum
+    if (ub - gu).abs() == SEARCH || (vb - gv).abs() == SEARCH {
+        return None;
+    }
+    let parabola = |l: f32, c: f32, r: f32| {
+        let denom = l - 2.0 * c + r;
+        if denom.abs() < 1e-6 {
+            0.0
+        } else {
+            (0.5 * (l - r) / denom).clamp(-0.5, 0.5)
+        }
+    };
+    let fu = parabola(
+        ssd(a, b, u, v, ub - 1, vb),
+        cost,
+        ssd(a, b, u, v, ub + 1, vb),
+    );
+    let fv = parabola(
+        ssd(a, b, u, v, ub, vb - 1),
+        cost,
+        ssd(a, b, u, v, ub, vb + 1),
+    );
+    Some((ub as f32 + fu, vb as f32 + fv))
+}

@@ -1,0 +1,291 @@
+//! Replaying recordings through a session, for `facegate eval liveness` and the accuracy
+//! tests. A recording is a folder of JPEG frames whose names sort in capture order. For active
+//! mode, labelled segments (neutral, blink, turn_left, turn_right, smile) let a scripted camera
+//! answer whichever challenge the engine asks, the way a person would.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use face_engine::FaceEngine;
+use serde::{Deserialize, Serialize};
+
+use crate::challenge::ChallengeKind;
+use crate::config::{LivenessConfig, LivenessMode};
+use crate::error::LivenessError;
+use crate::events::LivenessEvent;
+use crate::fusion::VerdictReport;
+use crate::session::LivenessSession;
+
+/// The frames of one recording, in capture order.
+#[derive(Debug, Clone)]
+pub struct Recording {
+    pub name: String,
+    pub frames: Vec<PathBuf>,
+}
+
+impl Recording {
+    /// Lists the `.jpg`/`.jpeg` files of `dir`, sorted by name.
+    pub fn open(dir: &Path) -> Result<Self, LivenessError> {
+        let unreadable = |e: std::io::Error| LivenessError::Recording {
+            path: dir.display().to_string(),
+            reason: e.to_string(),
+        };
+        let mut frames: Vec<PathBuf> = fs::read_dir(dir)
+            .map_err(unreadable)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+                    e.eq_ignore_ascii_case("jpg") || e.eq_ignore_ascii_case("jpeg")
+                })
+            })
+            .collect();
+        frames.sort();
+        let name = dir.file_name().map_or_else(
+            || dir.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        Ok(Self { name, frames })
+    }
+
+    fn frame(&self, index: usize) -> Vec<u8> {
+        // an unreadable frame is sent as empty bytes: the session treats it as invalid input
+        fs::read(&self.frames[index]).unwrap_or_default()
+    }
+}
+
+/// What one action looks like in a recording: frame range in seconds at the replay rate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum SegmentKind {
+    Neutral,
+    Blink,
+    TurnLeft,
+    TurnRight,
+    Smile,
+}
+
+impl From<ChallengeKind> for SegmentKind {
+    fn from(kind: ChallengeKind) -> Self {
+        match kind {
+            ChallengeKind::Blink => SegmentKind::Blink,
+            ChallengeKind::TurnLeft => SegmentKind::TurnLeft,
+            ChallengeKind::TurnRight => SegmentKind::TurnRight,
+            ChallengeKind::Smile => SegmentKind::Smile,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Segment {
+    pub kind: SegmentKind,
+    pub start: f32,
+    pub end: f32,
+}
+
+/// Labels of one recording (`segments.toml` in its folder, or one `[[video]]` entry of a
+/// shared label file).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SegmentLabels {
+    #[serde(default)]
+    pub video: String,
+    #[serde(rename = "segment")]
+    pub segments: Vec<Segment>,
+}
+
+/// A label file holding several recordings' segments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LabelFile {
+    pub video: Vec<SegmentLabels>,
+}
+
+impl LabelFile {
+    pub fn parse(text: &str) -> Result<Self, LivenessError> {
+        toml::from_str(text).map_err(|e| LivenessError::Segments(e.to_string()))
+    }
+}
+
+/// The outcome of one replay.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReplayOutcome {
+    pub recording: String,
+    pub report: VerdictReport,
+    /// Challenges asked, in order (active mode).
+    pub challenges: Vec<ChallengeKind>,
+    pub frames_sent: usize,
+}
+
+fn timestamp(index: usize, fps: f32) -> u64 {
+    (index as f64 * 1000.0 / f64::from(fps.max(0.1))).round() as u64
+}
+
+fn outcome(recording: &Recording, session: &mut LivenessSession, sent: usize) -> ReplayOutcome {
+    if session.verdict().is_none() {
+        session.close();
+    }
+    let report = session
+        .verdict()
+        .cloned()
+        .unwrap_or_else(unreachable_report);
+    ReplayOutcome {
+        recording: recording.name.clone(),
+        report,
+        challenges: session.challenge_plan().to_vec(),
+        frames_sent: sent,
+    }
+}
+
+// `close` always produces a verdict; this only keeps the replay free of a panic path
+fn unreachable_report() -> VerdictReport {
+    crate::fusion::fuse(
+        LivenessMode::Passive,
+        Vec::new(),
+        crate::fusion::EndReason::StreamEnded,
+    )
+}
+
+/// Plays the recording in order from `start` at `fps` until the verdict or the last frame.
+pub fn replay_in_order(
+    engine: &Arc<FaceEngine>,
+    config: &LivenessConfig,
+    mode: LivenessMode,
+    recording: &Recording,
+    start: usize,
+    fps: f32,
+) -> Result<ReplayOutcome, LivenessError> {
+    let mut session = LivenessSession::new(engine.clone(), config.clone(), mode)?;
+    let mut sent = 0;
+    for index in start..recording.frames.len() {
+        session.push_frame(&recording.frame(index), timestamp(sent, fps));
+        sent += 1;
+        if session.verdict().is_some() {
+            break;
+        }
+    }
+    Ok(outcome(recording, &mut session, sent))
+}
+
+/// Active mode with a scripted camera: it plays the neutral segments until a challenge is
+/// asked, then the labelled segment of that action, then neutral again, like a cooperative
+/// person. Gives up after `max_frames`.
+pub fn replay_scripted(
+    session: &mut LivenessSession,
+    recording: &Recording,
+    labels: &SegmentLabels,
+    fps: f32,
+    max_frames: usize,
+) -> Result<ReplayOutcome, LivenessError> {
+    let frames_of = |kind: SegmentKind| -> Vec<usize> {
+        labels
+            .segments
+            .iter()
+            .filter(|s| s.kind == kind)
+            .flat_map(|s| {
+                let first = (s.start * fps).round() as usize;
+                let last = ((s.end * fps).round() as usize).min(recording.frames.len());
+                first..last
+            })
+            .collect()
+    };
+    let neutral = frames_of(SegmentKind::Neutral);
+    if neutral.is_empty() {
+        return Err(LivenessError::Segments(format!(
+            "`{}` has no neutral segment",
+            recording.name
+        )));
+    }
+    let mut queue: Vec<usize> = Vec::new();
+    let mut neutral_cursor = 0;
+    let mut sent = 0;
+    let mut served = std::collections::HashSet::new();
+    while sent < max_frames && session.verdict().is_none() {
+        let index = if queue.is_empty() {
+            neutral_cursor += 1;
+            neutral[neutral_cursor % neutral.len()]
+        } else {
+            queue.remove(0)
+        };
+        let mut bytes = recording.frame(index);
+        if !served.insert(index) {
+            // a person holding still is not a frozen stream: a camera never repeats its bytes
+            bytes = with_sensor_noise(&bytes, sent as u64);
+        }
+        let events = session.push_frame(&bytes, timestamp(sent, fps));
+        sent += 1;
+        for event in events {
+            if let LivenessEvent::Challenge { kind, .. } = event {
+                // a person needs a moment to react
+                queue = neutral.iter().take(3).copied().collect();
+                queue.extend(frames_of(kind.into()));
+            }
+        }
+    }
+    Ok(outcome(recording, session, sent))
+}
+
+/// The frame re-encoded with ±2 grey levels of pseudo-random noise (a camera's sensor noise),
+/// for footage that a scripted camera has to show more than once.
+fn with_sensor_noise(jpeg: &[u8], seed: u64) -> Vec<u8> {
+    let Ok(image) = face_engine::Image::decode(jpeg) else {
+        return jpeg.to_vec();
+    };
+    let mut rgb = image.into_rgb();
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    for pixel in rgb.pixels_mut() {
+        // xorshift: cheap, deterministic, good enough for noise
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let noise = (state % 5) as i16 - 2;
+        for c in &mut pixel.0 {
+            *c = (i16::from(*c) + noise).clamp(0, 255) as u8;
+        }
+    }
+    let mut out = Vec::new();
+    match image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 90).encode_image(&rgb) {
+        Ok(()) => out,
+        Err(_) => jpeg.to_vec(),
+    }
+}
+
+/// One row of the evaluation table: how often a class of recordings got each verdict.
+#[derive(Debug, Clone, Serialize)]
+pub struct ClassSummary {
+    pub class: String,
+    pub sessions: usize,
+    pub pass: usize,
+    pub retry: usize,
+    pub fail: usize,
+    pub confidence_min: f32,
+    pub confidence_median: f32,
+    pub confidence_max: f32,
+}
+
+impl ClassSummary {
+    pub fn of(class: &str, outcomes: &[ReplayOutcome]) -> Self {
+        use domain::Verdict;
+        let count = |v: Verdict| outcomes.iter().filter(|o| o.report.verdict == v).count();
+        let mut conf: Vec<f32> = outcomes.iter().map(|o| o.report.confidence).collect();
+        let median = crate::layers::quantile(&mut conf, 0.5);
+        Self {
+            class: class.to_string(),
+            sessions: outcomes.len(),
+            pass: count(Verdict::Pass),
+            retry: count(Verdict::Retry),
+            fail: count(Verdict::Fail),
+            confidence_min: conf.first().copied().unwrap_or(f32::NAN),
+            confidence_median: median,
+            confidence_max: conf.last().copied().unwrap_or(f32::NAN),
+        }
+    }
+
+    /// Share of sessions that did not pass (BPCER when the class is live).
+    pub fn not_passed_rate(&self) -> f32 {
+        (self.sessions - self.pass) as f32 / self.sessions.max(1) as f32
+    }
+
+    /// Share of sessions that passed (APCER when the class is an attack).
+    pub fn pass_rate(&self) -> f32 {
+        self.pass as f32 / self.sessions.max(1) as f32
+    }
+}

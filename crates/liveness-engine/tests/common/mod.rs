@@ -1,0 +1,236 @@
+//! Shared helpers of the liveness tests: the engine, frames extracted from the shared videos
+//! (ffmpeg, cached under the system temp folder, never in the repository), and the attack
+//! generators (a still photo, a photo moved by perspective warps).
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, OnceLock};
+
+use face_engine::FaceEngine;
+use face_engine::geometry::Point;
+use facegate_liveness_engine::homography::Homography;
+use facegate_liveness_engine::replay::Recording;
+use image::{Rgb, RgbImage};
+use rand::{Rng, RngCore};
+
+pub const FPS: f32 = 15.0;
+
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+pub fn testdata() -> PathBuf {
+    root().join("../shared/testdata")
+}
+
+pub fn engine() -> Arc<FaceEngine> {
+    static ENGINE: OnceLock<Arc<FaceEngine>> = OnceLock::new();
+    ENGINE
+        .get_or_init(|| Arc::new(FaceEngine::load(&root().join("models")).expect("models load")))
+        .clone()
+}
+
+/// The frames of `videos/<name>.mp4` at [`FPS`], extracted once per machine.
+pub fn video(name: &str) -> Recording {
+    let cache = std::env::temp_dir().join(format!("facegate-frames/{name}-{FPS}fps"));
+    if !cache.join("done").exists() {
+        let staging = cache.with_extension(format!("tmp{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&staging);
+        std::fs::create_dir_all(&staging).expect("create frame cache");
+        let source = testdata().join(format!("videos/{name}.mp4"));
+        let status = Command::new("ffmpeg")
+            .args(["-v", "error", "-y", "-i"])
+            .arg(&source)
+            .args(["-t", "40", "-vf", &format!("fps={FPS}"), "-q:v", "3"])
+            .arg(staging.join("%05d.jpg"))
+            .status()
+            .expect("ffmpeg is installed (apt-get install ffmpeg; .ci/run does it)");
+        assert!(status.success(), "ffmpeg failed on {}", source.display());
+        std::fs::write(staging.join("done"), b"").expect("mark cache");
+        let _ = std::fs::remove_dir_all(&cache);
+        if std::fs::rename(&staging, &cache).is_err() {
+            // another test process finished first; its copy is identical
+            let _ = std::fs::remove_dir_all(&staging);
+        }
+    }
+    let mut recording = Recording::open(&cache).expect("frames");
+    recording.name = name.to_string();
+    recording
+}
+
+pub const VIDEOS: [&str; 9] = [
+    "expressions-man-2",
+    "expressions-man-glasses",
+    "expressions-man-green",
+    "expressions-woman-1",
+    "expressions-woman-2",
+    "talking-man-bluescreen",
+    "talking-woman",
+    "webcam-man-1",
+    "webcam-man-2",
+];
+
+pub fn jpeg(img: &RgbImage) -> Vec<u8> {
+    let mut out = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 90)
+        .encode_image(img)
+        .expect("encode");
+    out
+}
+
+pub fn load_rgb(path: &Path) -> RgbImage {
+    let bytes = std::fs::read(path).expect("read photo");
+    face_engine::Image::decode(&bytes)
+        .expect("decode photo")
+        .into_rgb()
+}
+
+/// The photo as a webcam would deliver it: fitted within 640×480.
+pub fn camera_sized(photo: RgbImage) -> RgbImage {
+    let scale = (640.0 / photo.width() as f32).min(480.0 / photo.height() as f32);
+    if scale >= 1.0 {
+        return photo;
+    }
+    let (w, h) = (
+        (photo.width() as f32 * scale).round().max(1.0) as u32,
+        (photo.height() as f32 * scale).round().max(1.0) as u32,
+    );
+    image::imageops::resize(&photo, w, h, image::imageops::FilterType::Triangle)
+}
+
+/// `photo` held in front of a 640×480 camera and moved by a smooth random path of tilts,
+/// turns, shifts and zoom: every frame is the photo under a different perspective warp, with
+/// fresh sensor noise, so no two frames are alike.
+pub fn warped_photo_frames(
+    photo: &RgbImage,
+    frames: usize,
+    rng: &mut impl RngCore,
+) -> Vec<Vec<u8>> {
+    let (w, h) = (640.0f64, 480.0f64);
+    let side = f64::from(photo.width().max(photo.height()));
+    let base_scale = 300.0 / side;
+    let phase: [f64; 4] = std::array::from_fn(|_| rng.random_range(0.0..std::f64::consts::TAU));
+    let amplitude = rng.random_range(0.6..1.0);
+    (0..frames)
+        .map(|i| {
+            let t = i as f64 / 15.0;
+            let tilt_x = amplitude * 0.35 * (1.3 * t + phase[0]).sin(); // about the vertical axis
+            let tilt_y = amplitude * 0.25 * (0.9 * t + phase[1]).sin();
+            let shift = (
+                40.0 * (0.7 * t + phase[2]).sin(),
+                25.0 * (1.1 * t + phase[3]).sin(),
+            );
+            let scale = base_scale * (1.0 + 0.1 * (0.5 * t).sin());
+            let photo_to_frame = perspective(photo, scale, tilt_x, tilt_y, shift, (w, h));
+            let mut frame = RgbImage::from_pixel(w as u32, h as u32, Rgb([90, 100, 110]));
+            render(photo, &photo_to_frame, &mut frame);
+            for p in frame.pixels_mut() {
+                let n: i16 = rng.random_range(-3..=3);
+                for c in &mut p.0 {
+                    *c = (i16::from(*c) + n).clamp(0, 255) as u8;
+                }
+            }
+            jpeg(&frame)
+        })
+        .collect()
+}
+
+/// Photo pixel → camera pixel for a plane rotated by (tilt_x, tilt_y) radians, seen by a
+/// pinhole camera.
+fn perspective(
+    photo: &RgbImage,
+    scale: f64,
+    tilt_x: f64,
+    tilt_y: f64,
+    shift: (f64, f64),
+    (w, h): (f64, f64),
+) -> Homography {
+    let (cx, cy) = (
+        f64::from(photo.width()) / 2.0,
+        f64::from(photo.height()) / 2.0,
+    );
+    let focal = 700.0;
+    let (sx, cxr) = tilt_x.sin_cos();
+    let (sy, cyr) = tilt_y.sin_cos();
+    // rotation R = Ry(tilt_x) · Rx(tilt_y), plane at depth `focal`
+    let r = [
+        cxr,
+        sx * sy,
+        sx * cyr,
+        0.0,
+        cyr,
+        -sy,
+        -sx,
+        cxr * sy,
+        cxr * cyr,
+    ];
+    let project = |u: f64, v: f64| {
+        let (x, y) = ((u - cx) * scale, (v - cy) * scale);
+        let (px, py, pz) = (
+            r[0] * x + r[1] * y,
+            r[3] * x + r[4] * y,
+            r[6] * x + r[7] * y + focal,
+        );
+        Point::new(
+            (focal * px / pz + w / 2.0 + shift.0) as f32,
+            (focal * py / pz + h / 2.0 + shift.1) as f32,
+        )
+    };
+    let corners = [
+        (0.0, 0.0),
+        (2.0 * cx, 0.0),
+        (2.0 * cx, 2.0 * cy),
+        (0.0, 2.0 * cy),
+        (cx, cy),
+    ];
+    let src: Vec<Point> = corners
+        .iter()
+        .map(|&(u, v)| Point::new(u as f32, v as f32))
+        .collect();
+    let dst: Vec<Point> = corners.iter().map(|&(u, v)| project(u, v)).collect();
+    Homography::fit(&src, &dst).expect("perspective is a homography")
+}
+
+fn render(photo: &RgbImage, photo_to_frame: &Homography, frame: &mut RgbImage) {
+    let inverse = photo_to_frame.inverse().expect("invertible");
+    let (pw, ph) = (photo.width() as f32, photo.height() as f32);
+    for (x, y, pixel) in frame.enumerate_pixels_mut() {
+        let p = inverse.apply(Point::new(x as f32 + 0.5, y as f32 + 0.5));
+        let (u, v) = (p.x - 0.5, p.y - 0.5);
+        if u < 0.0 || v < 0.0 || u >= pw - 1.0 || v >= ph - 1.0 {
+            continue;
+        }
+        let (u0, v0) = (u.floor() as u32, v.floor() as u32);
+        let (fu, fv) = (u - u0 as f32, v - v0 as f32);
+        let at = |x: u32, y: u32, c: usize| f32::from(photo.get_pixel(x, y).0[c]);
+        for c in 0..3 {
+            let top = at(u0, v0, c) * (1.0 - fu) + at(u0 + 1, v0, c) * fu;
+            let bottom = at(u0, v0 + 1, c) * (1.0 - fu) + at(u0 + 1, v0 + 1, c) * fu;
+            pixel.0[c] = (top * (1.0 - fv) + bottom * fv).round() as u8;
+        }
+    }
+}
+
+/// Every identity photo in the shared test data.
+pub fn identity_photos() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for set in ["celebs", "johns", "tv-cast"] {
+        let dir = testdata().join("identities").join(set);
+        for person in std::fs::read_dir(&dir).expect("identity set").flatten() {
+            if !person.path().is_dir() {
+                continue;
+            }
+            for file in std::fs::read_dir(person.path()).expect("person").flatten() {
+                let path = file.path();
+                let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+                if ["jpg", "jpeg", "png", "webp"].contains(&ext.to_ascii_lowercase().as_str()) {
+                    out.push(path);
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}

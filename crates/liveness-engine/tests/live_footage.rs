@@ -1,0 +1,175 @@
+//! Live footage must pass: every shared video replayed at its own timestamps in passive mode
+//! (several sessions per video, starting at different points), and labelled videos answering
+//! randomly drawn challenges through a scripted camera in active mode. The asserted rates are
+//! the measured ones (docs/accuracy.md).
+
+mod common;
+
+use std::thread;
+
+use domain::Verdict;
+use facegate_liveness_engine::challenge::draw_challenges_from;
+use facegate_liveness_engine::replay::{
+    ClassSummary, LabelFile, ReplayOutcome, replay_in_order, replay_scripted,
+};
+use facegate_liveness_engine::{ChallengeKind, LivenessConfig, LivenessMode, LivenessSession};
+use rand::SeedableRng;
+
+use common::{FPS, VIDEOS, engine, video};
+
+/// Seconds between the starts of two passive sessions on one video.
+const SESSION_SPACING_S: f32 = 4.0;
+/// Most passive sessions per video.
+const SESSIONS_PER_VIDEO: usize = 3;
+
+fn print(outcome: &ReplayOutcome) {
+    println!(
+        "{} {:?} {:.3} {:?} {}",
+        outcome.recording,
+        outcome.report.verdict,
+        outcome.report.confidence,
+        outcome.challenges,
+        serde_json::to_string(&outcome.report.layers).unwrap_or_default()
+    );
+}
+
+#[test]
+fn every_video_passes_in_passive_mode() {
+    let outcomes: Vec<ReplayOutcome> = thread::scope(|scope| {
+        let workers: Vec<_> = VIDEOS
+            .iter()
+            .map(|name| {
+                scope.spawn(move || {
+                    let recording = video(name);
+                    let spacing = (SESSION_SPACING_S * FPS) as usize;
+                    // a session needs about 4 s of footage
+                    let usable = recording.frames.len().saturating_sub((4.0 * FPS) as usize);
+                    (0..=usable)
+                        .step_by(spacing)
+                        .take(SESSIONS_PER_VIDEO)
+                        .map(|start| {
+                            let mut outcome = replay_in_order(
+                                &engine(),
+                                &LivenessConfig::default(),
+                                LivenessMode::Passive,
+                                &recording,
+                                start,
+                                FPS,
+                            )
+                            .expect("replay");
+                            outcome.recording = format!("{name}@{start}");
+                            outcome
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("worker"))
+            .collect()
+    });
+    outcomes.iter().for_each(print);
+    let summary = ClassSummary::of("live passive", &outcomes);
+    println!("{summary:?}");
+    assert!(summary.sessions >= VIDEOS.len());
+    let failed: Vec<_> = outcomes
+        .iter()
+        .filter(|o| o.report.verdict != Verdict::Pass)
+        .map(|o| &o.recording)
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "live sessions that did not pass: {failed:?}"
+    );
+}
+
+#[test]
+fn labelled_videos_answer_random_challenges_and_pass() {
+    let labels =
+        LabelFile::parse(include_str!("data/video_segments.toml")).expect("label file parses");
+    let mut rng = rand::rngs::StdRng::seed_from_u64(2026);
+    let mut plans = Vec::new();
+    for labelled in &labels.video {
+        // random orders of the actions this footage holds
+        let kinds: Vec<ChallengeKind> = ChallengeKind::ALL
+            .into_iter()
+            .filter(|k| labelled.segments.iter().any(|s| s.kind == (*k).into()))
+            .collect();
+        if kinds.len() < 2 {
+            continue;
+        }
+        for _ in 0..3 {
+            plans.push((
+                labelled.clone(),
+                draw_challenges_from(&mut rng, &kinds, 3, 4),
+            ));
+        }
+    }
+    assert!(plans.len() >= 9, "{} plans", plans.len());
+    let outcomes: Vec<ReplayOutcome> = thread::scope(|scope| {
+        let chunks: Vec<_> = plans.chunks(plans.len().div_ceil(2)).collect();
+        let workers: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| {
+                scope.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|(labelled, plan)| {
+                            let recording = video(&labelled.video);
+                            let mut session = LivenessSession::with_challenges(
+                                engine(),
+                                LivenessConfig::default(),
+                                LivenessMode::Active,
+                                plan.clone(),
+                            )
+                            .expect("session");
+                            replay_scripted(&mut session, &recording, labelled, FPS, 1_500)
+                                .expect("scripted replay")
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("worker"))
+            .collect()
+    });
+    outcomes.iter().for_each(print);
+    let summary = ClassSummary::of("live active", &outcomes);
+    println!("{summary:?}");
+    let failed: Vec<_> = outcomes
+        .iter()
+        .filter(|o| o.report.verdict != Verdict::Pass)
+        .map(|o| format!("{} {:?}", o.recording, o.challenges))
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "active sessions that did not pass: {failed:?}"
+    );
+}
+
+#[test]
+fn a_passing_session_yields_an_icao_portrait() {
+    let recording = video("expressions-man-2");
+    let mut session =
+        LivenessSession::new(engine(), LivenessConfig::default(), LivenessMode::Passive)
+            .expect("session");
+    for (i, path) in recording.frames.iter().enumerate() {
+        session.push_frame(
+            &std::fs::read(path).expect("frame"),
+            (i as f32 * 1000.0 / FPS) as u64,
+        );
+        if session.verdict().is_some() {
+            break;
+        }
+    }
+    assert_eq!(session.verdict().map(|v| v.verdict), Some(Verdict::Pass));
+    let portrait = session.portrait().expect("a best frame").expect("portrait");
+    let decoded = face_engine::Image::decode(&portrait.jpeg).expect("portrait is a JPEG");
+    assert_eq!((decoded.width(), decoded.height()), (480, 600));
+    let score = portrait.quality.photo_quality_score;
+    println!("photo_quality_score {score:.3}");
+    assert!(score > 0.6, "photo_quality_score {score}");
+}
