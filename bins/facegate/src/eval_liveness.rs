@@ -37,7 +37,7 @@ pub fn run(engine: FaceEngine, mode: LivenessMode, dir: &Path, fps: f32) -> Resu
             serde_json::json!({
                 "recording": outcome.recording,
                 "verdict": outcome.report.verdict,
-                "confidence": outcome.report.confidence,
+                "confidence": (f64::from(outcome.report.confidence) * 1000.0).round() / 1000.0,
                 "end_reason": outcome.report.end_reason,
                 "challenges": outcome.challenges,
                 "layers": outcome.report.layers,
