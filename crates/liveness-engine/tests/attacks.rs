@@ -1,4 +1,5 @@
-//! Presentation and injection attacks must never pass: still photos sent repeatedly, photos
+//! Presentation and injection attacks must not pass (warped photos and CGI in passive mode:
+//! at most the measured APCER, the known gap in docs/accuracy.md): still photos sent repeatedly, photos
 //! moved by perspective warps, printed-photo sequences, a screen replay, computer-generated
 //! faces, a live video replayed against challenges it does not contain, and two people.
 
@@ -143,14 +144,14 @@ fn warped(paths: &[PathBuf], class: &str, mode: LivenessMode) {
 }
 
 #[test]
-fn photos_moved_by_perspective_warps_never_pass() {
+fn photos_moved_by_perspective_warps_stay_within_the_measured_apcer() {
     let photos: Vec<PathBuf> = common::identity_photos().into_iter().step_by(8).collect();
     warped(&photos, "warped photo", LivenessMode::Passive);
     warped(&photos[..4], "warped photo (active)", LivenessMode::Active);
 }
 
 #[test]
-fn print_and_screen_samples_held_to_the_camera_never_pass() {
+fn print_and_screen_samples_held_to_the_camera_stay_within_the_measured_apcer() {
     let samples: Vec<PathBuf> = ["print.jpg", "screen.jpg"]
         .iter()
         .map(|f| testdata().join("spoof/samples").join(f))
@@ -159,7 +160,7 @@ fn print_and_screen_samples_held_to_the_camera_never_pass() {
 }
 
 #[test]
-fn computer_generated_faces_never_pass() {
+fn computer_generated_faces_stay_within_the_measured_apcer() {
     let mut cgi: Vec<PathBuf> = std::fs::read_dir(testdata().join("spoof/cgi"))
         .expect("cgi folder")
         .flatten()
