@@ -11,6 +11,7 @@ use std::thread;
 
 use domain::Verdict;
 use face_engine::FaceEngine;
+use facegate_liveness_engine::challenge::draw_challenges;
 use facegate_liveness_engine::replay::{ClassSummary, LabelFile, ReplayOutcome, replay_scripted};
 use facegate_liveness_engine::{
     ChallengeKind, LivenessConfig, LivenessMode, LivenessSession, VerdictReport,
@@ -26,8 +27,12 @@ fn run_frames(
     frames: &[Vec<u8>],
     max_frames: usize,
 ) -> VerdictReport {
+    // a seeded draw keeps the test reproducible; the product draws from the OS CSPRNG
+    let mut rng = rand::rngs::StdRng::seed_from_u64(frames.len() as u64);
+    let plan = draw_challenges(&mut rng, 3, 4);
     let mut session =
-        LivenessSession::new(engine.clone(), LivenessConfig::default(), mode).expect("session");
+        LivenessSession::with_challenges(engine.clone(), LivenessConfig::default(), mode, plan)
+            .expect("session");
     for i in 0..max_frames {
         session.push_frame(&frames[i % frames.len()], (i as f32 * 1000.0 / FPS) as u64);
         if session.verdict().is_some() {
