@@ -11,7 +11,8 @@ use std::sync::Arc;
 
 use face_engine::FaceEngine;
 use liveness_engine::replay::{
-    ClassSummary, Recording, ReplayOutcome, SegmentLabels, replay_in_order, replay_scripted,
+    ClassSummary, Recording, ReplayOutcome, SegmentLabels, is_jpeg, replay_in_order,
+    replay_scripted,
 };
 use liveness_engine::{LivenessConfig, LivenessMode, LivenessSession};
 
@@ -76,12 +77,7 @@ fn recordings_under(dir: &Path) -> Result<Vec<PathBuf>, String> {
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
-    let has_frames = entries.iter().any(|p| {
-        p.extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("jpg") || e.eq_ignore_ascii_case("jpeg"))
-    });
-    if has_frames {
+    if entries.iter().any(|p| is_jpeg(p)) {
         return Ok(vec![dir.to_path_buf()]);
     }
     let mut folders: Vec<PathBuf> = entries.into_iter().filter(|p| p.is_dir()).collect();

@@ -7,7 +7,7 @@ use face_engine::{
     DetectMode, DetectOptions, Embedding, EngineError, Face, FaceEngine, Image, Mesh, Pose,
 };
 
-use crate::parallax::{FacePatch, PairParallax};
+use crate::parallax::PairParallax;
 use crate::signals;
 
 /// Mesh points that do not move with expressions (nose ridge, eye corners, brows, face
@@ -57,10 +57,9 @@ pub struct FaceObservation {
     pub boundary_ratio: f32,
     /// Identity vector, on the frames the session samples for it.
     pub embedding: Option<Embedding>,
-    /// Pixel planarity against the face a few frames earlier (filled by the session).
+    /// Pixel planarity against the face a few frames earlier (filled by the session's
+    /// [`crate::parallax::ParallaxTracker`]).
     pub parallax: Option<PairParallax>,
-    /// The grey face patch, held only until the session has compared it (then dropped).
-    pub patch: Option<FacePatch>,
 }
 
 /// One analysed frame.
@@ -150,6 +149,5 @@ fn describe(
         boundary_ratio: signals::boundary_sharpness_ratio(image.rgb(), &face.bbox),
         embedding,
         parallax: None,
-        patch: Some(FacePatch::capture(image.rgb(), &face.bbox)),
     }
 }

@@ -5,6 +5,8 @@
 //! tracks. A photo's pixels move exactly by a homography (residual = matching noise); a real
 //! face adds parallax, expression and shading changes that no homography explains.
 
+use std::collections::VecDeque;
+
 use face_engine::geometry::{Affine, BoundingBox, Point};
 use image::RgbImage;
 
@@ -55,6 +57,46 @@ impl FacePatch {
             (p.x - self.origin.x) / self.scale - 0.5,
             (p.y - self.origin.y) / self.scale - 0.5,
         )
+    }
+}
+
+/// Analysed faces between the two frames of a pair (about 300 ms at 10 fps).
+const LAG: usize = 3;
+
+/// The last few faces' patches and rigid points, so each new face is compared with the one
+/// [`LAG`] frames back; older patches are dropped at once.
+#[derive(Debug, Default)]
+pub struct ParallaxTracker {
+    recent: VecDeque<(FacePatch, Vec<Point>, f32)>,
+}
+
+impl ParallaxTracker {
+    /// Measures the new face (its `patch`, rigid points and eye span) against the face `LAG`
+    /// frames back, and keeps it for the frames to come.
+    pub fn push(
+        &mut self,
+        patch: FacePatch,
+        rigid_points: &[Point],
+        eye_span: f32,
+    ) -> Option<PairParallax> {
+        let measured = if self.recent.len() == LAG {
+            self.recent
+                .pop_front()
+                .and_then(|(old_patch, old_points, old_span)| {
+                    let predict = Affine::fit_similarity(&old_points, rigid_points)?;
+                    measure(&old_patch, &patch, &predict, old_span)
+                })
+        } else {
+            None
+        };
+        self.recent
+            .push_back((patch, rigid_points.to_vec(), eye_span));
+        measured
+    }
+
+    /// A frame without a face breaks the chain: pairs never span a gap.
+    pub fn clear(&mut self) {
+        self.recent.clear();
     }
 }
 

@@ -24,6 +24,13 @@ pub struct Recording {
     pub frames: Vec<PathBuf>,
 }
 
+/// Whether `path` names a JPEG frame (`.jpg` or `.jpeg`, any case).
+pub fn is_jpeg(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("jpg") || e.eq_ignore_ascii_case("jpeg"))
+}
+
 impl Recording {
     /// Lists the `.jpg`/`.jpeg` files of `dir`, sorted by name.
     pub fn open(dir: &Path) -> Result<Self, LivenessError> {
@@ -34,11 +41,7 @@ impl Recording {
         let mut frames: Vec<PathBuf> = fs::read_dir(dir)
             .map_err(unreadable)?
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
-                    e.eq_ignore_ascii_case("jpg") || e.eq_ignore_ascii_case("jpeg")
-                })
-            })
+            .filter(|p| is_jpeg(p))
             .collect();
         frames.sort();
         let name = dir.file_name().map_or_else(
@@ -120,28 +123,30 @@ fn timestamp(index: usize, fps: f32) -> u64 {
 }
 
 fn outcome(recording: &Recording, session: &mut LivenessSession, sent: usize) -> ReplayOutcome {
-    if session.verdict().is_none() {
-        session.close();
-    }
-    let report = session
-        .verdict()
-        .cloned()
-        .unwrap_or_else(unreachable_report);
     ReplayOutcome {
         recording: recording.name.clone(),
-        report,
+        report: session.conclude(),
         challenges: session.challenge_plan().to_vec(),
         frames_sent: sent,
     }
 }
 
-// `close` always produces a verdict; this only keeps the replay free of a panic path
-fn unreachable_report() -> VerdictReport {
-    crate::fusion::fuse(
-        LivenessMode::Passive,
-        Vec::new(),
-        crate::fusion::EndReason::StreamEnded,
-    )
+/// Feeds `frames` at `fps` (timestamps from 0) until the verdict or the last frame, then
+/// concludes the session. Returns the verdict and the number of frames sent.
+pub fn play(
+    session: &mut LivenessSession,
+    frames: impl IntoIterator<Item = Vec<u8>>,
+    fps: f32,
+) -> (VerdictReport, usize) {
+    let mut sent = 0;
+    for frame in frames {
+        session.push_frame(&frame, timestamp(sent, fps));
+        sent += 1;
+        if session.verdict().is_some() {
+            break;
+        }
+    }
+    (session.conclude(), sent)
 }
 
 /// Plays the recording in order from `start` at `fps` until the verdict or the last frame.
@@ -154,15 +159,14 @@ pub fn replay_in_order(
     fps: f32,
 ) -> Result<ReplayOutcome, LivenessError> {
     let mut session = LivenessSession::new(engine.clone(), config.clone(), mode)?;
-    let mut sent = 0;
-    for index in start..recording.frames.len() {
-        session.push_frame(&recording.frame(index), timestamp(sent, fps));
-        sent += 1;
-        if session.verdict().is_some() {
-            break;
-        }
-    }
-    Ok(outcome(recording, &mut session, sent))
+    let frames = (start..recording.frames.len()).map(|index| recording.frame(index));
+    let (report, sent) = play(&mut session, frames, fps);
+    Ok(ReplayOutcome {
+        recording: recording.name.clone(),
+        report,
+        challenges: session.challenge_plan().to_vec(),
+        frames_sent: sent,
+    })
 }
 
 /// Active mode with a scripted camera: it plays the neutral segments until a challenge is

@@ -61,7 +61,8 @@ pub fn thumbnail_difference(a: &[u8], b: &[u8]) -> f32 {
 /// Screen replay measure: how far the strongest high-frequency peak of the inner face stands
 /// above the typical energy at those frequencies (log10 of the ratio). A display's pixel grid
 /// beating with the camera's sensor (moiré) and refresh banding put isolated peaks there; skin
-/// has a smooth, falling spectrum. Live webcam faces measure about 1.0–1.6.
+/// has a smooth, falling spectrum. Measured on live footage: 1.7–3.0 (the low-resolution
+/// webcam clips highest), so it is a soft signal (see `layers::injection`).
 pub fn moire_peak(img: &RgbImage, bbox: &BoundingBox) -> f32 {
     let inner = inner_box(bbox, 0.6);
     let patch = grey_patch(img, &inner, SPECTRUM_SIDE);

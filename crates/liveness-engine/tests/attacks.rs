@@ -7,12 +7,13 @@ mod common;
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::thread;
 
 use domain::Verdict;
 use face_engine::FaceEngine;
 use facegate_liveness_engine::challenge::draw_challenges;
-use facegate_liveness_engine::replay::{ClassSummary, LabelFile, ReplayOutcome, replay_scripted};
+use facegate_liveness_engine::replay::{
+    self, ClassSummary, LabelFile, ReplayOutcome, replay_scripted,
+};
 use facegate_liveness_engine::{
     ChallengeKind, LivenessConfig, LivenessMode, LivenessSession, VerdictReport,
 };
@@ -20,7 +21,7 @@ use rand::SeedableRng;
 
 use common::{FPS, engine, load_rgb, testdata, video, warped_photo_frames};
 
-/// Feeds `frames` at [`FPS`] (looping) until the verdict or `max_frames`.
+/// Feeds `frames` at [`FPS`] (looping) until the verdict or `max_frames`, then concludes.
 fn run_frames(
     engine: &Arc<FaceEngine>,
     mode: LivenessMode,
@@ -33,19 +34,8 @@ fn run_frames(
     let mut session =
         LivenessSession::with_challenges(engine.clone(), LivenessConfig::default(), mode, plan)
             .expect("session");
-    for i in 0..max_frames {
-        session.push_frame(&frames[i % frames.len()], (i as f32 * 1000.0 / FPS) as u64);
-        if session.verdict().is_some() {
-            break;
-        }
-    }
-    if session.verdict().is_none() {
-        session.close();
-    }
-    session
-        .verdict()
-        .cloned()
-        .expect("a closed session has a verdict")
+    let looped = frames.iter().cycle().take(max_frames).cloned();
+    replay::play(&mut session, looped, FPS).0
 }
 
 fn outcome(name: String, report: VerdictReport) -> ReplayOutcome {
@@ -69,16 +59,7 @@ fn assert_pass_rate_at_most<T: Sync>(
     max_rate: f32,
     make: impl Fn(&T) -> ReplayOutcome + Sync,
 ) {
-    let outcomes: Vec<ReplayOutcome> = thread::scope(|scope| {
-        let workers: Vec<_> = items
-            .chunks(items.len().div_ceil(2).max(1))
-            .map(|chunk| scope.spawn(|| chunk.iter().map(&make).collect::<Vec<_>>()))
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("worker"))
-            .collect()
-    });
+    let outcomes = common::in_parallel(items, make);
     for o in &outcomes {
         println!(
             "{class} {} {:?} {:.3} {}",

@@ -5,17 +5,15 @@
 
 mod common;
 
-use std::thread;
-
 use domain::Verdict;
 use facegate_liveness_engine::challenge::draw_challenges_from;
 use facegate_liveness_engine::replay::{
-    ClassSummary, LabelFile, ReplayOutcome, replay_in_order, replay_scripted,
+    self, ClassSummary, LabelFile, ReplayOutcome, replay_in_order, replay_scripted,
 };
 use facegate_liveness_engine::{ChallengeKind, LivenessConfig, LivenessMode, LivenessSession};
 use rand::SeedableRng;
 
-use common::{FPS, VIDEOS, engine, video};
+use common::{FPS, VIDEOS, engine, in_parallel, video};
 
 /// Seconds between the starts of two passive sessions on one video.
 const SESSION_SPACING_S: f32 = 4.0;
@@ -35,40 +33,32 @@ fn print(outcome: &ReplayOutcome) {
 
 #[test]
 fn every_video_passes_in_passive_mode() {
-    let outcomes: Vec<ReplayOutcome> = thread::scope(|scope| {
-        let workers: Vec<_> = VIDEOS
-            .iter()
-            .map(|name| {
-                scope.spawn(move || {
-                    let recording = video(name);
-                    let spacing = (SESSION_SPACING_S * FPS) as usize;
-                    // a session needs about 4 s of footage
-                    let usable = recording.frames.len().saturating_sub((4.0 * FPS) as usize);
-                    (0..=usable)
-                        .step_by(spacing)
-                        .take(SESSIONS_PER_VIDEO)
-                        .map(|start| {
-                            let mut outcome = replay_in_order(
-                                &engine(),
-                                &LivenessConfig::default(),
-                                LivenessMode::Passive,
-                                &recording,
-                                start,
-                                FPS,
-                            )
-                            .expect("replay");
-                            outcome.recording = format!("{name}@{start}");
-                            outcome
-                        })
-                        .collect::<Vec<_>>()
-                })
+    let outcomes: Vec<ReplayOutcome> = in_parallel(&VIDEOS, |name| {
+        let recording = video(name);
+        let spacing = (SESSION_SPACING_S * FPS) as usize;
+        // a session needs about 4 s of footage
+        let usable = recording.frames.len().saturating_sub((4.0 * FPS) as usize);
+        (0..=usable)
+            .step_by(spacing)
+            .take(SESSIONS_PER_VIDEO)
+            .map(|start| {
+                let mut outcome = replay_in_order(
+                    &engine(),
+                    &LivenessConfig::default(),
+                    LivenessMode::Passive,
+                    &recording,
+                    start,
+                    FPS,
+                )
+                .expect("replay");
+                outcome.recording = format!("{name}@{start}");
+                outcome
             })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("worker"))
-            .collect()
-    });
+            .collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     outcomes.iter().for_each(print);
     let summary = ClassSummary::of("live passive", &outcomes);
     println!("{summary:?}");
@@ -107,34 +97,16 @@ fn labelled_videos_answer_random_challenges_and_pass() {
         }
     }
     assert!(plans.len() >= 9, "{} plans", plans.len());
-    let outcomes: Vec<ReplayOutcome> = thread::scope(|scope| {
-        let chunks: Vec<_> = plans.chunks(plans.len().div_ceil(2)).collect();
-        let workers: Vec<_> = chunks
-            .into_iter()
-            .map(|chunk| {
-                scope.spawn(move || {
-                    chunk
-                        .iter()
-                        .map(|(labelled, plan)| {
-                            let recording = video(&labelled.video);
-                            let mut session = LivenessSession::with_challenges(
-                                engine(),
-                                LivenessConfig::default(),
-                                LivenessMode::Active,
-                                plan.clone(),
-                            )
-                            .expect("session");
-                            replay_scripted(&mut session, &recording, labelled, FPS, 1_500)
-                                .expect("scripted replay")
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("worker"))
-            .collect()
+    let outcomes: Vec<ReplayOutcome> = in_parallel(&plans, |(labelled, plan)| {
+        let recording = video(&labelled.video);
+        let mut session = LivenessSession::with_challenges(
+            engine(),
+            LivenessConfig::default(),
+            LivenessMode::Active,
+            plan.clone(),
+        )
+        .expect("session");
+        replay_scripted(&mut session, &recording, labelled, FPS, 1_500).expect("scripted replay")
     });
     outcomes.iter().for_each(print);
     let summary = ClassSummary::of("live active", &outcomes);
@@ -156,16 +128,12 @@ fn a_passing_session_yields_an_icao_portrait() {
     let mut session =
         LivenessSession::new(engine(), LivenessConfig::default(), LivenessMode::Passive)
             .expect("session");
-    for (i, path) in recording.frames.iter().enumerate() {
-        session.push_frame(
-            &std::fs::read(path).expect("frame"),
-            (i as f32 * 1000.0 / FPS) as u64,
-        );
-        if session.verdict().is_some() {
-            break;
-        }
-    }
-    assert_eq!(session.verdict().map(|v| v.verdict), Some(Verdict::Pass));
+    let frames = recording
+        .frames
+        .iter()
+        .map(|path| std::fs::read(path).expect("frame"));
+    let (report, _) = replay::play(&mut session, frames, FPS);
+    assert_eq!(report.verdict, Verdict::Pass);
     let portrait = session.portrait().expect("a best frame").expect("portrait");
     let decoded = face_engine::Image::decode(&portrait.jpeg).expect("portrait is a JPEG");
     assert_eq!((decoded.width(), decoded.height()), (480, 600));

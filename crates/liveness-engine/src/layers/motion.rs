@@ -36,8 +36,8 @@ const DEPTH_LIVE: f32 = 0.009;
 pub struct MotionSummary {
     /// Frame pairs whose pixels could be tracked.
     pub pairs: usize,
+    /// Of those, pairs whose tracked points changed shape (not just moved or zoomed).
     pub shape_pairs: usize,
-    pub depth_share: f32,
     /// Median residual after the homography over all tracked pairs, in eye spans.
     pub off_plane: f32,
     /// 90th percentile of displacement from the first frame, in eye spans.
@@ -48,13 +48,10 @@ pub struct MotionSummary {
 pub fn summarise(frames: &[FrameObservation]) -> MotionSummary {
     let observed: Vec<&FaceObservation> = faces(frames).collect();
     let pairs: Vec<_> = observed.iter().filter_map(|f| f.parallax).collect();
-    let mut shares: Vec<f32> = pairs
+    let shape_pairs = pairs
         .iter()
         .filter(|p| p.shape_change >= SHAPE_CHANGE)
-        .map(|p| p.off_plane / p.shape_change.max(1e-6))
-        .collect();
-    let shape_pairs = shares.len();
-    let depth_share = quantile(&mut shares, 0.5);
+        .count();
     let mut off_plane: Vec<f32> = pairs.iter().map(|p| p.off_plane).collect();
     let off_plane = quantile(&mut off_plane, 0.5);
     let mut sway: Vec<f32> = observed
@@ -70,7 +67,6 @@ pub fn summarise(frames: &[FrameObservation]) -> MotionSummary {
     MotionSummary {
         pairs: pairs.len(),
         shape_pairs,
-        depth_share,
         off_plane,
         sway,
         blinked,

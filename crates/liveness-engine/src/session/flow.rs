@@ -1,0 +1,154 @@
+//! The session's flow after each analysed frame: face presence and guidance, settling on the
+//! resting values, the active challenges one by one, and the passive hold.
+
+use crate::challenge::{Baseline, ChallengeState, ChallengeTracker};
+use crate::config::LivenessMode;
+use crate::events::{Guidance, LivenessEvent};
+use crate::fusion::EndReason;
+use crate::layers::{self, quantile};
+use crate::observation::{FaceObservation, FrameObservation};
+
+use super::{LivenessSession, Phase};
+
+/// Frames of a steady face (frontal in active mode) that set the user's resting values.
+const BASELINE_FRAMES: usize = 4;
+/// A face missing for longer than this counts as lost.
+const FACE_LOST_MS: u64 = 1_000;
+/// Analysed faces a passive hold needs besides its duration.
+const MIN_HOLD_FACES: usize = 10;
+
+impl LivenessSession {
+    /// Moves the flow on after the newest frame (the last of `self.frames`).
+    pub(super) fn step(&mut self, t: u64, events: &mut Vec<LivenessEvent>) {
+        let since_face = t.saturating_sub(
+            self.last_face_at
+                .or(self.intake.first_timestamp)
+                .unwrap_or(t),
+        );
+        if since_face > self.config.no_face_timeout_ms {
+            self.finish(EndReason::NoFace, events);
+            return;
+        }
+        match self.phase {
+            Phase::Settling => self.settle(t, events),
+            Phase::Challenge(index) => self.run_challenge(index, t, events),
+            Phase::Holding(since) => self.hold(since, t, events),
+            Phase::Finished => {}
+        }
+    }
+
+    /// Face presence events and guidance.
+    pub(super) fn guide(&mut self, obs: &FrameObservation, events: &mut Vec<LivenessEvent>) {
+        let t = obs.timestamp_ms;
+        let Some(face) = &obs.face else {
+            if self.face_visible && t - self.last_face_at.unwrap_or(t) > FACE_LOST_MS {
+                self.face_visible = false;
+                events.push(LivenessEvent::Guidance {
+                    code: Guidance::NoFace,
+                });
+            }
+            return;
+        };
+        self.last_face_at = Some(t);
+        if !self.face_visible {
+            self.face_visible = true;
+            events.push(LivenessEvent::FaceDetected {
+                confidence: (face.detector_score * 1000.0).round() / 1000.0,
+                centered: face.centered,
+            });
+        }
+        let hint = if obs.face_count > 1 {
+            Some(Guidance::OneFaceOnly)
+        } else if face.brightness < 0.2 {
+            Some(Guidance::TooDark)
+        } else if face.size_fraction < 0.2 {
+            Some(Guidance::MoveCloser)
+        } else if !face.centered {
+            Some(Guidance::CenterFace)
+        } else {
+            None
+        };
+        if let Some(code) = hint {
+            events.push(LivenessEvent::Guidance { code });
+        }
+    }
+
+    fn settle(&mut self, t: u64, events: &mut Vec<LivenessEvent>) {
+        // active mode measures the resting values on a frontal face; passive only needs a face
+        let frontal_only = self.mode == LivenessMode::Active;
+        let last = &self.frames[self.frames.len().saturating_sub(BASELINE_FRAMES)..];
+        let recent: Vec<&FaceObservation> = last
+            .iter()
+            .filter_map(|f| f.face.as_ref())
+            .filter(|f| !frontal_only || f.pose.yaw.abs() < 15.0)
+            .collect();
+        if recent.len() < BASELINE_FRAMES {
+            let waited = t.saturating_sub(self.intake.first_timestamp.unwrap_or(t));
+            if waited > self.config.no_face_timeout_ms {
+                self.finish(EndReason::NoFace, events);
+            } else if frontal_only && self.face_visible {
+                events.push(LivenessEvent::Guidance {
+                    code: Guidance::LookAtCamera,
+                });
+            }
+            return;
+        }
+        match self.mode {
+            LivenessMode::Passive => {
+                // the hold counts from the first steady face frame: settling is holding too
+                let since = last.first().map_or(t, |f| f.timestamp_ms);
+                self.phase = Phase::Holding(since);
+                events.push(LivenessEvent::Guidance {
+                    code: Guidance::HoldStill,
+                });
+            }
+            LivenessMode::Active => {
+                let median = |f: fn(&FaceObservation) -> f32| {
+                    quantile(&mut recent.iter().map(|o| f(o)).collect::<Vec<_>>(), 0.5)
+                };
+                self.baseline = Some(Baseline {
+                    yaw: median(|o| o.pose.yaw),
+                    eye_openness: median(|o| o.eye_openness),
+                    mouth_width: median(|o| o.mouth_width),
+                });
+                self.ask(0, t, events);
+            }
+        }
+    }
+
+    fn hold(&mut self, since: u64, t: u64, events: &mut Vec<LivenessEvent>) {
+        if !self.face_visible {
+            self.phase = Phase::Settling;
+            return;
+        }
+        let faces = layers::faces(&self.frames).count();
+        if t - since >= self.config.passive_hold_ms && faces >= MIN_HOLD_FACES {
+            self.finish(EndReason::Completed, events);
+        }
+    }
+
+    fn ask(&mut self, index: usize, t: u64, events: &mut Vec<LivenessEvent>) {
+        let Some(&kind) = self.plan.get(index) else {
+            self.finish(EndReason::Completed, events);
+            return;
+        };
+        self.trackers.push(ChallengeTracker::new(kind, index, t));
+        self.phase = Phase::Challenge(index);
+        events.push(LivenessEvent::Challenge { kind, index });
+    }
+
+    fn run_challenge(&mut self, index: usize, t: u64, events: &mut Vec<LivenessEvent>) {
+        let face = self.frames.last().and_then(|f| f.face.as_ref());
+        let (Some(baseline), Some(tracker)) = (self.baseline, self.trackers.get_mut(index)) else {
+            return;
+        };
+        let state = tracker.update(&baseline, t, face, self.config.challenge_timeout_ms);
+        if matches!(state, ChallengeState::Passed | ChallengeState::TimedOut) {
+            events.push(LivenessEvent::ChallengeResult {
+                index,
+                passed: state == ChallengeState::Passed,
+            });
+            self.ask(index + 1, t, events);
+        }
+    }
+}

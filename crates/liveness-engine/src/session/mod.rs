@@ -1,0 +1,254 @@
+//! One liveness session: fed one JPEG frame at a time with its capture timestamp, it admits or
+//! drops the frame (`intake`), analyses it, moves the challenge flow or the passive hold on
+//! (`flow`), and finally fuses the layers into a verdict. Memory is bounded: observations are
+//! small and capped, the only frame kept is the portrait candidate (`portrait`), and frames
+//! beyond the analysis rate are dropped undecoded.
+
+mod flow;
+mod intake;
+mod portrait;
+
+use std::sync::Arc;
+
+use face_engine::{EngineResult, FaceEngine, Image, Portrait};
+
+use crate::challenge::{Baseline, ChallengeKind, ChallengeTracker, draw_challenges};
+use crate::config::{LivenessConfig, LivenessMode};
+use crate::error::LivenessError;
+use crate::events::{Guidance, LivenessEvent};
+use crate::fusion::{EndReason, VerdictReport, fuse};
+use crate::layers;
+use crate::observation::{FrameObservation, observe};
+use crate::parallax::{FacePatch, ParallaxTracker};
+
+use intake::{Admission, FrameIntake};
+use portrait::PortraitCandidate;
+
+/// Faces counted with the all-faces detector every this many analysed frames.
+const COUNT_ALL_EVERY: usize = 5;
+/// Capture time between frames sampled for identity.
+const EMBED_EVERY_MS: u64 = 500;
+/// Most frames sampled for identity.
+const MAX_EMBEDDINGS: usize = 10;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Waiting for a steady face to measure the resting values (active) or start the hold.
+    Settling,
+    /// Active: the challenge with this index is being asked.
+    Challenge(usize),
+    /// Passive: holding still since this timestamp.
+    Holding(u64),
+    Finished,
+}
+
+/// A liveness session. `Send`, so a server can move it between worker threads.
+#[derive(Debug)]
+pub struct LivenessSession {
+    engine: Arc<FaceEngine>,
+    config: LivenessConfig,
+    mode: LivenessMode,
+    plan: Vec<ChallengeKind>,
+    trackers: Vec<ChallengeTracker>,
+    baseline: Option<Baseline>,
+    phase: Phase,
+    frames: Vec<FrameObservation>,
+    max_frames: usize,
+    intake: FrameIntake,
+    last_face_at: Option<u64>,
+    face_visible: bool,
+    last_embedding_at: Option<u64>,
+    embeddings: usize,
+    portrait: PortraitCandidate,
+    parallax: ParallaxTracker,
+    verdict: Option<VerdictReport>,
+}
+
+impl LivenessSession {
+    /// A session with challenges drawn from the operating system's CSPRNG (active mode).
+    pub fn new(
+        engine: Arc<FaceEngine>,
+        config: LivenessConfig,
+        mode: LivenessMode,
+    ) -> Result<Self, LivenessError> {
+        let plan = match mode {
+            LivenessMode::Active => draw_challenges(
+                &mut rand::rng(),
+                config.min_challenges,
+                config.max_challenges,
+            ),
+            LivenessMode::Passive => Vec::new(),
+        };
+        Self::with_challenges(engine, config, mode, plan)
+    }
+
+    /// A session with a given challenge plan (for drivers and tests that must reproduce one).
+    pub fn with_challenges(
+        engine: Arc<FaceEngine>,
+        config: LivenessConfig,
+        mode: LivenessMode,
+        plan: Vec<ChallengeKind>,
+    ) -> Result<Self, LivenessError> {
+        config.validate()?;
+        if mode == LivenessMode::Active
+            && !(config.min_challenges..=config.max_challenges).contains(&plan.len())
+        {
+            return Err(LivenessError::InvalidConfig(format!(
+                "{} challenges planned, outside {}..={}",
+                plan.len(),
+                config.min_challenges,
+                config.max_challenges
+            )));
+        }
+        // sampling admits at most one frame per interval, so the session timeout comes first
+        let max_frames = (config.max_session_ms / config.min_frame_interval_ms()) as usize + 2;
+        Ok(Self {
+            engine,
+            mode,
+            plan: if mode == LivenessMode::Active {
+                plan
+            } else {
+                Vec::new()
+            },
+            trackers: Vec::new(),
+            baseline: None,
+            phase: Phase::Settling,
+            frames: Vec::new(),
+            max_frames,
+            intake: FrameIntake::default(),
+            last_face_at: None,
+            face_visible: false,
+            last_embedding_at: None,
+            embeddings: 0,
+            portrait: PortraitCandidate::default(),
+            parallax: ParallaxTracker::default(),
+            verdict: None,
+            config,
+        })
+    }
+
+    pub fn mode(&self) -> LivenessMode {
+        self.mode
+    }
+
+    /// The challenges this session will ask, in order (empty in passive mode).
+    pub fn challenge_plan(&self) -> &[ChallengeKind] {
+        &self.plan
+    }
+
+    /// The verdict, once the session has finished.
+    pub fn verdict(&self) -> Option<&VerdictReport> {
+        self.verdict.as_ref()
+    }
+
+    /// The analysed frames so far (for evaluation and diagnostics).
+    pub fn observations(&self) -> &[FrameObservation] {
+        &self.frames
+    }
+
+    /// The ICAO portrait from the best frame seen (sharp, frontal, eyes open, mouth closed).
+    pub fn portrait(&self) -> Option<EngineResult<Portrait>> {
+        self.portrait
+            .render(&self.engine, self.config.max_frame_pixels)
+    }
+
+    /// Feeds one frame captured at `timestamp_ms`; returns the events it caused (none for a
+    /// frame dropped by sampling, none at all once the verdict was given).
+    pub fn push_frame(&mut self, jpeg: &[u8], timestamp_ms: u64) -> Vec<LivenessEvent> {
+        let mut events = Vec::new();
+        if self.phase == Phase::Finished {
+            return events;
+        }
+        match self.intake.admit(&self.config, jpeg, timestamp_ms) {
+            Admission::SampledOut => {}
+            Admission::SessionOver => self.finish(EndReason::SessionTimeout, &mut events),
+            Admission::Refused(code) => self.refuse(code, &mut events),
+            Admission::Analyse => match self.analyse(jpeg, timestamp_ms) {
+                Some(observation) => self.advance(observation, jpeg, &mut events),
+                None => self.refuse(Guidance::InvalidFrame, &mut events),
+            },
+        }
+        events
+    }
+
+    /// Ends the session when the caller has no more frames (socket closed, recording over):
+    /// the verdict rests on what was seen and cannot be `pass`. Nothing when already ended.
+    pub fn close(&mut self) -> Vec<LivenessEvent> {
+        let mut events = Vec::new();
+        self.finish(EndReason::StreamEnded, &mut events);
+        events
+    }
+
+    /// The verdict, closing the session first if it has not ended yet.
+    pub fn conclude(&mut self) -> VerdictReport {
+        self.close();
+        let report = self.verdict.get_or_insert_with(|| {
+            // `finish` always stores a verdict; this only keeps the method free of a panic
+            fuse(self.mode, Vec::new(), EndReason::StreamEnded)
+        });
+        report.clone()
+    }
+
+    fn refuse(&mut self, code: Guidance, events: &mut Vec<LivenessEvent>) {
+        events.push(LivenessEvent::Guidance { code });
+        if self.intake.count_invalid(&self.config) {
+            self.finish(EndReason::TooManyInvalidFrames, events);
+        }
+    }
+
+    /// Decodes and observes the frame; `None` when it is unreadable.
+    fn analyse(&mut self, jpeg: &[u8], timestamp_ms: u64) -> Option<FrameObservation> {
+        let image = Image::decode_with_limit(jpeg, self.config.max_frame_pixels).ok()?;
+        self.intake.mark_analysed(timestamp_ms);
+        let count_all = self.frames.len().is_multiple_of(COUNT_ALL_EVERY);
+        let embed = self.embeddings < MAX_EMBEDDINGS
+            && self
+                .last_embedding_at
+                .is_none_or(|t| timestamp_ms - t >= EMBED_EVERY_MS);
+        let mut observation = observe(&self.engine, &image, timestamp_ms, count_all, embed).ok()?;
+        match observation.face.as_mut() {
+            Some(face) => {
+                if face.embedding.is_some() {
+                    self.last_embedding_at = Some(timestamp_ms);
+                    self.embeddings += 1;
+                }
+                let patch = FacePatch::capture(image.rgb(), &face.bbox);
+                face.parallax = self.parallax.push(patch, &face.rigid_points, face.eye_span);
+            }
+            None => self.parallax.clear(),
+        }
+        Some(observation)
+    }
+
+    fn advance(&mut self, obs: FrameObservation, jpeg: &[u8], events: &mut Vec<LivenessEvent>) {
+        let t = obs.timestamp_ms;
+        self.guide(&obs, events);
+        if let Some(face) = &obs.face {
+            self.portrait.consider(face, jpeg);
+        }
+        if self.frames.len() >= self.max_frames {
+            self.finish(EndReason::SessionTimeout, events);
+            return;
+        }
+        self.frames.push(obs);
+        self.step(t, events);
+    }
+
+    fn finish(&mut self, end_reason: EndReason, events: &mut Vec<LivenessEvent>) {
+        if self.phase == Phase::Finished {
+            return;
+        }
+        self.phase = Phase::Finished;
+        let mut scores = Vec::with_capacity(5);
+        if self.mode == LivenessMode::Active {
+            scores.push(layers::challenge_response::score(&self.trackers));
+        }
+        scores.push(layers::anti_spoof::score(&self.frames));
+        scores.push(layers::injection::score(&self.frames, &self.intake.timing));
+        scores.push(layers::consistency::score(&self.frames));
+        scores.push(layers::motion::score(&self.frames));
+        let report = fuse(self.mode, scores, end_reason);
+        self.verdict = Some(report.clone());
+        events.push(LivenessEvent::Verdict(report));
+    }
+}
