@@ -15,6 +15,9 @@ pub const DOUBT: f32 = 0.35;
 const ATTACK_CEILING: f32 = 0.3;
 /// Confidence ceiling when a layer is in doubt or the session ended inconclusively.
 const RETRY_CEILING: f32 = 0.69;
+/// Confidence floor of a session that ended before its flow completed (no face, timeout,
+/// too many invalid frames, stream closed) and raised no attack: the spec's `retry`.
+const RETRY_FLOOR: f32 = 0.45;
 
 /// Weight of each layer in active mode.
 pub const ACTIVE_WEIGHTS: [(Layer, f32); 5] = [
@@ -72,8 +75,12 @@ pub fn fuse(mode: LivenessMode, layers: Vec<LayerScore>, end_reason: EndReason) 
         total += weight;
     }
     let mut confidence = if total > 0.0 { sum / total } else { 0.0 };
-    if end_reason != EndReason::Completed || layers.iter().any(|l| l.score < DOUBT) {
+    if layers.iter().any(|l| l.score < DOUBT) {
         confidence = confidence.min(RETRY_CEILING);
+    }
+    if end_reason != EndReason::Completed {
+        // the flow did not finish: inconclusive, so `retry` unless a layer saw an attack
+        confidence = confidence.clamp(RETRY_FLOOR, RETRY_CEILING);
     }
     if layers.iter().any(|l| l.attack) {
         confidence = confidence.min(ATTACK_CEILING);
@@ -144,5 +151,7 @@ mod tests {
         );
         let timed_out = fuse(LivenessMode::Active, all(1.0), EndReason::SessionTimeout);
         assert_eq!(timed_out.verdict, Verdict::Retry);
+        let no_face = fuse(LivenessMode::Active, all(0.0), EndReason::NoFace);
+        assert_eq!(no_face.verdict, Verdict::Retry);
     }
 }

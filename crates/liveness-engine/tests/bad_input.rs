@@ -113,13 +113,15 @@ fn timestamps_going_backwards_are_ignored_and_counted() {
         1,
         "out-of-order frames were analysed"
     );
-    // the stream goes on normally afterwards
+    // the stream goes on normally afterwards, through to a completed passive hold
     let mut t = 5_100;
     for i in 4..120 {
         s.push_frame(&frame(i), t);
         t += 67;
     }
-    assert!(s.observations().len() > 30);
+    let verdict = s.verdict().expect("the hold completed");
+    assert_eq!(verdict.end_reason, EndReason::Completed);
+    assert!(s.observations().len() > 20, "{}", s.observations().len());
 }
 
 #[test]
@@ -133,8 +135,9 @@ fn a_flood_of_two_hundred_frames_in_one_second_is_sampled_down() {
     for (i, bytes) in frames.iter().enumerate() {
         s.push_frame(bytes, i as u64 * 5); // 200 frames within 1 s of capture time
     }
+    // one analysed frame per 90 ms (10 fps with jitter tolerance) over 995 ms: 0, 90, …, 990
     let analysed = s.observations().len();
-    assert!(analysed <= 11, "{analysed} of 200 frames analysed");
+    assert!(analysed <= 12, "{analysed} of 200 frames analysed");
     println!("200 frames in {:?}, {analysed} analysed", started.elapsed());
 }
 
