@@ -40,5 +40,10 @@ echo "== tflite -> onnx (tf2onnx --tflite, opset 13, then onnxslim)"
 convert "$mp_det/face_detection_short_range.tflite" face_detection_short_range
 convert face_landmark.tflite face_landmark
 
+echo "== PRelu -> Relu + alpha * Min(x, 0) (same function; tract runs it vectorised)"
+for m in fr_feature fr_liveness face_landmark; do
+  venv/bin/python "$here/scripts/prelu_to_relu.py" "$here/$m.onnx" "$here/$m.onnx"
+done
+
 echo "== sha256 (compare with models/manifest.toml)"
 ( cd "$here" && sha256sum ./*.onnx )

@@ -45,27 +45,26 @@ impl PixelFormat {
 /// Converts an RGB image (already at the model's size) into a batch-of-one tensor.
 pub(crate) fn to_tensor(img: &RgbImage, format: PixelFormat) -> Array4<f32> {
     let (w, h) = (img.width() as usize, img.height() as usize);
-    let mut t = if format.channels_first {
-        Array4::<f32>::zeros((1, 3, h, w))
-    } else {
-        Array4::<f32>::zeros((1, h, w, 3))
-    };
-    let raw = img.as_raw();
-    for y in 0..h {
-        for x in 0..w {
-            let i = (y * w + x) * 3;
-            for c in 0..3 {
-                let src = if format.bgr { 2 - c } else { c };
-                let v = (raw[i + src] as f32 - format.mean) / format.std;
-                if format.channels_first {
-                    t[[0, c, y, x]] = v;
-                } else {
-                    t[[0, y, x, c]] = v;
-                }
-            }
+    let plane = w * h;
+    let mut values = vec![0.0f32; plane * 3];
+    for (i, pixel) in img.as_raw().chunks_exact(3).enumerate() {
+        for c in 0..3 {
+            let src = if format.bgr { 2 - c } else { c };
+            let v = (pixel[src] as f32 - format.mean) / format.std;
+            let at = if format.channels_first {
+                c * plane + i
+            } else {
+                i * 3 + c
+            };
+            values[at] = v;
         }
     }
-    t
+    let shape = if format.channels_first {
+        (1, 3, h, w)
+    } else {
+        (1, h, w, 3)
+    };
+    Array4::from_shape_vec(shape, values).unwrap_or_else(|_| Array4::zeros(shape))
 }
 
 /// Resizes to exactly `width`×`height` (aspect ratio not kept), bilinear.

@@ -1,29 +1,50 @@
-//! Routes for collections, their faces and 1:N search under `/api/v2/collections`.
+//! Routes for collections and their faces under `/api/v2/collections` (search is in
+//! `search.rs`).
 
 use std::collections::HashMap;
 
 use actix_multipart::Multipart;
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
+use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::auth::Tenant;
-use crate::dto::{CollectionDto, CollectionList, FaceList};
-use crate::error::ApiError;
+use crate::dto::{CollectionDto, CollectionList, FaceList, IndexedFaceDto};
+use crate::error::{ApiError, ErrorBody};
+use crate::openapi::IndexFaceForm;
 use crate::params;
 use crate::service;
 use crate::upload::{FormSpec, read_form};
 
-#[derive(Debug, Deserialize)]
+/// The body of `POST /api/v2/collections`.
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateCollection {
+    /// 1-255 characters of `[A-Za-z0-9_.:-]`, unique within the tenant.
+    #[schema(pattern = "^[A-Za-z0-9_.:-]{1,255}$")]
     external_id: String,
+    /// Free text, at most 1024 bytes.
     #[serde(default)]
     description: String,
 }
 
-type Query = web::Query<HashMap<String, String>>;
+pub(crate) type Query = web::Query<HashMap<String, String>>;
 
+#[utoipa::path(
+    post,
+    path = "/api/v2/collections",
+    tag = "collections",
+    request_body = CreateCollection,
+    responses(
+        (status = 201, description = "Created", body = CollectionDto),
+        (status = 400, description = "an `external_id` that is not 1-255 of `[A-Za-z0-9_.:-]` (`invalid_identifier`)", body = ErrorBody),
+        (status = 409, description = "the tenant already has a collection with this id (`collection_already_exists`)", body = ErrorBody),
+        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
+        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+    ),
+    security(("api_key" = [])),
+)]
 pub async fn create(
     state: web::Data<AppState>,
     tenant: Tenant,
@@ -47,6 +68,22 @@ pub async fn create(
     Ok(HttpResponse::Created().json(CollectionDto::from(created)))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/v2/collections",
+    tag = "collections",
+    params(
+        ("max_results" = Option<u32>, Query, description = "Items per page, 1-4096 (default 10)"),
+        ("next_token" = Option<String>, Query, description = "Token from the previous page"),
+    ),
+    responses(
+        (status = 200, description = "One page of the tenant's collections, oldest first", body = CollectionList),
+        (status = 400, description = "bad identifier or parameter (`invalid_identifier`, `invalid_parameter`, `unknown_parameter`)", body = ErrorBody),
+        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
+        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+    ),
+    security(("api_key" = [])),
+)]
 pub async fn list(
     state: web::Data<AppState>,
     tenant: Tenant,
@@ -66,6 +103,20 @@ pub async fn list(
     }))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/v2/collections/{external_id}",
+    tag = "collections",
+    params(("external_id" = String, Path, description = "The collection's external id")),
+    responses(
+        (status = 200, description = "The collection with its face count", body = CollectionDto),
+        (status = 400, description = "an `external_id` that is not 1-255 of `[A-Za-z0-9_.:-]` (`invalid_identifier`)", body = ErrorBody),
+        (status = 404, description = "unknown collection (`collection_not_found`)", body = ErrorBody),
+        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
+        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+    ),
+    security(("api_key" = [])),
+)]
 pub async fn get(
     state: web::Data<AppState>,
     tenant: Tenant,
@@ -78,6 +129,20 @@ pub async fn get(
     Ok(HttpResponse::Ok().json(CollectionDto::from(collection)))
 }
 
+#[utoipa::path(
+    delete,
+    path = "/api/v2/collections/{external_id}",
+    tag = "collections",
+    params(("external_id" = String, Path, description = "The collection's external id")),
+    responses(
+        (status = 204, description = "Deleted with all its faces"),
+        (status = 400, description = "an `external_id` that is not 1-255 of `[A-Za-z0-9_.:-]` (`invalid_identifier`)", body = ErrorBody),
+        (status = 404, description = "unknown collection (`collection_not_found`)", body = ErrorBody),
+        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
+        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+    ),
+    security(("api_key" = [])),
+)]
 pub async fn delete(
     state: web::Data<AppState>,
     tenant: Tenant,
@@ -89,6 +154,24 @@ pub async fn delete(
     Ok(HttpResponse::NoContent().finish())
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/v2/collections/{external_id}/faces",
+    tag = "faces in collections",
+    params(("external_id" = String, Path, description = "The collection's external id")),
+    request_body(content = IndexFaceForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 201, description = "The largest face, indexed", body = IndexedFaceDto),
+        (status = 400, description = "missing field, empty or unreadable image (`missing_field`, `empty_image`, `invalid_image`, ...)", body = ErrorBody),
+        (status = 413, description = "a file over 8 MB or a body over the total bound (`image_too_large`, `request_too_large`, `image_too_many_pixels`)", body = ErrorBody),
+        (status = 415, description = "not JPEG, PNG or WebP, or not multipart (`unsupported_image_format`, `unsupported_media_type`)", body = ErrorBody),
+        (status = 422, description = "no face found (`no_face`), or below the quality filter (`face_quality_too_low`, with the reasons)", body = ErrorBody),
+        (status = 404, description = "unknown collection (`collection_not_found`)", body = ErrorBody),
+        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
+        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+    ),
+    security(("api_key" = [])),
+)]
 pub async fn index_face(
     state: web::Data<AppState>,
     tenant: Tenant,
@@ -133,6 +216,24 @@ pub async fn index_face(
     Ok(HttpResponse::Created().json(indexed))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/v2/collections/{external_id}/faces",
+    tag = "faces in collections",
+    params(
+        ("external_id" = String, Path, description = "The collection's external id"),
+        ("max_results" = Option<u32>, Query, description = "Items per page, 1-4096 (default 10)"),
+        ("next_token" = Option<String>, Query, description = "Token from the previous page"),
+    ),
+    responses(
+        (status = 200, description = "One page of the collection's faces, oldest first", body = FaceList),
+        (status = 400, description = "bad identifier or parameter (`invalid_identifier`, `invalid_parameter`, `unknown_parameter`)", body = ErrorBody),
+        (status = 404, description = "unknown collection (`collection_not_found`)", body = ErrorBody),
+        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
+        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+    ),
+    security(("api_key" = [])),
+)]
 pub async fn list_faces(
     state: web::Data<AppState>,
     tenant: Tenant,
@@ -159,6 +260,23 @@ pub async fn list_faces(
     Ok(HttpResponse::Ok().json(page))
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/v2/collections/{external_id}/faces/{face_id}",
+    tag = "faces in collections",
+    params(
+        ("external_id" = String, Path, description = "The collection's external id"),
+        ("face_id" = String, Path, description = "The face's UUID"),
+    ),
+    responses(
+        (status = 200, description = "The indexed face", body = IndexedFaceDto),
+        (status = 400, description = "an `external_id` that is not 1-255 of `[A-Za-z0-9_.:-]` (`invalid_identifier`)", body = ErrorBody),
+        (status = 404, description = "unknown collection or face (`collection_not_found`, `face_not_found`)", body = ErrorBody),
+        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
+        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+    ),
+    security(("api_key" = [])),
+)]
 pub async fn get_face(
     state: web::Data<AppState>,
     tenant: Tenant,
@@ -177,6 +295,23 @@ pub async fn get_face(
     Ok(HttpResponse::Ok().json(face))
 }
 
+#[utoipa::path(
+    delete,
+    path = "/api/v2/collections/{external_id}/faces/{face_id}",
+    tag = "faces in collections",
+    params(
+        ("external_id" = String, Path, description = "The collection's external id"),
+        ("face_id" = String, Path, description = "The face's UUID"),
+    ),
+    responses(
+        (status = 204, description = "Deleted, with its vector"),
+        (status = 400, description = "an `external_id` that is not 1-255 of `[A-Za-z0-9_.:-]` (`invalid_identifier`)", body = ErrorBody),
+        (status = 404, description = "unknown collection or face (`collection_not_found`, `face_not_found`)", body = ErrorBody),
+        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
+        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+    ),
+    security(("api_key" = [])),
+)]
 pub async fn delete_face(
     state: web::Data<AppState>,
     tenant: Tenant,
@@ -187,47 +322,4 @@ pub async fn delete_face(
     let search = state.search.clone();
     web::block(move || search.delete_face(tenant.0, &collection, face_id)).await??;
     Ok(HttpResponse::NoContent().finish())
-}
-
-pub async fn search_by_face(
-    state: web::Data<AppState>,
-    tenant: Tenant,
-    path: web::Path<(String, String)>,
-    query: Query,
-) -> Result<HttpResponse, ApiError> {
-    let collection = params::external_id("external_id", &path.0)?;
-    let face_id = params::face_id(&path.1)?;
-    let wanted = params::search_query(&query)?;
-    let search = state.search.clone();
-    let response = web::block(move || {
-        service::search_by_face(&search, tenant.0, &collection, face_id, wanted)
-    })
-    .await??;
-    Ok(HttpResponse::Ok().json(response))
-}
-
-pub async fn search_by_image(
-    state: web::Data<AppState>,
-    tenant: Tenant,
-    path: web::Path<String>,
-    query: Query,
-    payload: Multipart,
-) -> Result<HttpResponse, ApiError> {
-    let collection = params::external_id("external_id", &path)?;
-    let wanted = params::search_query(&query)?;
-    let mut form = read_form(
-        payload,
-        FormSpec {
-            files: &["image"],
-            texts: &[],
-        },
-    )
-    .await?;
-    let image = form.file("image")?;
-    let (engine, search) = (state.engine.clone(), state.search.clone());
-    let response = web::block(move || {
-        service::search_by_image(&engine, &search, tenant.0, &collection, &image, wanted)
-    })
-    .await??;
-    Ok(HttpResponse::Ok().json(response))
 }

@@ -1,11 +1,13 @@
 //! Response bodies of the Face Services (v2) and compare (v1) API; field names are part of the
 //! contract recorded in docs/api.md.
 
-use face_engine::geometry::BoundingBox;
+use face_engine::geometry::{BoundingBox, Point};
 use face_engine::{Face, Keypoints, Pose, Quality};
 use serde::Serialize;
+use utoipa::ToSchema;
 
-#[derive(Debug, Serialize)]
+/// A box in image pixels: top-left corner and size.
+#[derive(Debug, Serialize, ToSchema)]
 pub struct BoxDto {
     pub x: f32,
     pub y: f32,
@@ -24,14 +26,96 @@ impl From<&BoundingBox> for BoxDto {
     }
 }
 
-#[derive(Debug, Serialize)]
+/// A point in image pixels.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PointDto {
+    pub x: f32,
+    pub y: f32,
+}
+
+impl From<Point> for PointDto {
+    fn from(p: Point) -> Self {
+        Self { x: p.x, y: p.y }
+    }
+}
+
+/// Six keypoints, named from the person's point of view (the person's right eye appears on
+/// the image's left in an unmirrored photo).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LandmarksDto {
+    pub right_eye: PointDto,
+    pub left_eye: PointDto,
+    pub nose_tip: PointDto,
+    pub mouth_center: PointDto,
+    pub right_ear: PointDto,
+    pub left_ear: PointDto,
+}
+
+impl From<&Keypoints> for LandmarksDto {
+    fn from(k: &Keypoints) -> Self {
+        Self {
+            right_eye: k.right_eye.into(),
+            left_eye: k.left_eye.into(),
+            nose_tip: k.nose_tip.into(),
+            mouth_center: k.mouth_center.into(),
+            right_ear: k.right_ear.into(),
+            left_ear: k.left_ear.into(),
+        }
+    }
+}
+
+/// Head pose in degrees: yaw positive when the nose turns toward the image's right, pitch
+/// positive when the head tilts up, roll positive when the eye line turns clockwise.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PoseDto {
+    pub yaw: f32,
+    pub pitch: f32,
+    pub roll: f32,
+}
+
+impl From<&Pose> for PoseDto {
+    fn from(p: &Pose) -> Self {
+        Self {
+            yaw: p.yaw,
+            pitch: p.pitch,
+            roll: p.roll,
+        }
+    }
+}
+
+/// Measured quality of the face region.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct QualityDto {
+    /// Focus in 0..1 from the variance of the Laplacian (0.5 is acceptable).
+    pub sharpness: f32,
+    /// Mean luma of the face box in 0..1.
+    pub brightness: f32,
+    /// Shorter side of the face box in pixels.
+    pub face_size: f32,
+    /// 1 for a frontal face, falling to 0 at 45° of yaw or pitch.
+    pub frontalness: f32,
+}
+
+impl From<&Quality> for QualityDto {
+    fn from(q: &Quality) -> Self {
+        Self {
+            sharpness: q.sharpness,
+            brightness: q.brightness,
+            face_size: q.face_size,
+            frontalness: q.frontalness,
+        }
+    }
+}
+
+/// One detected face.
+#[derive(Debug, Serialize, ToSchema)]
 pub struct FaceDto {
     pub bounding_box: BoxDto,
     /// Detector confidence in 0..1.
     pub confidence: f32,
-    pub landmarks: Keypoints,
-    pub pose: Pose,
-    pub quality: Quality,
+    pub landmarks: LandmarksDto,
+    pub pose: PoseDto,
+    pub quality: QualityDto,
 }
 
 impl From<&Face> for FaceDto {
@@ -39,26 +123,26 @@ impl From<&Face> for FaceDto {
         Self {
             bounding_box: (&f.bbox).into(),
             confidence: f.score,
-            landmarks: f.keypoints,
-            pose: f.pose,
-            quality: f.quality,
+            landmarks: (&f.keypoints).into(),
+            pose: (&f.pose).into(),
+            quality: (&f.quality).into(),
         }
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct ImageSize {
     pub width: u32,
     pub height: u32,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct DetectResponse {
     pub faces: Vec<FaceDto>,
     pub image: ImageSize,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct CompareResponse {
     pub similarity: f32,
     pub is_match: bool,
@@ -68,14 +152,14 @@ pub struct CompareResponse {
 }
 
 /// v1 compare result: exactly the spec's fields.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct CompareV1Response {
     pub similarity: f32,
     pub is_match: bool,
     pub threshold: f32,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct CollectionDto {
     pub external_id: String,
     pub description: String,
@@ -95,13 +179,13 @@ impl From<domain::Collection> for CollectionDto {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct CollectionList {
     pub collections: Vec<CollectionDto>,
     pub next_token: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct IndexedFaceDto {
     pub face_id: String,
     pub external_face_id: String,
@@ -109,16 +193,17 @@ pub struct IndexedFaceDto {
     pub model: String,
     pub created_at: i64,
     /// Detection details recorded at indexing time (box, confidence, pose, quality).
+    #[schema(value_type = FaceDto)]
     pub face: serde_json::Value,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct FaceList {
     pub faces: Vec<IndexedFaceDto>,
     pub next_token: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct SearchHitDto {
     pub face_id: String,
     pub external_face_id: String,
@@ -126,7 +211,7 @@ pub struct SearchHitDto {
     pub similarity: f32,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct SearchResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub searched_face_id: Option<String>,

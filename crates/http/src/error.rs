@@ -8,6 +8,7 @@ use domain::DomainError;
 use face_engine::EngineError;
 use serde::Serialize;
 use storage::StorageError;
+use utoipa::ToSchema;
 
 /// An API error: HTTP status, stable machine-readable code and a human message.
 #[derive(Debug, Clone)]
@@ -19,15 +20,18 @@ pub struct ApiError {
     pub retry_after: Option<u64>,
 }
 
-#[derive(Serialize)]
-struct Body<'a> {
-    error: Inner<'a>,
+/// The body of every error answer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
 }
 
-#[derive(Serialize)]
-struct Inner<'a> {
-    code: &'a str,
-    message: &'a str,
+/// A stable, machine-readable `code` (listed in docs/api.md) and a message for people.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorDetail {
+    #[schema(example = "image_too_large")]
+    pub code: String,
+    pub message: String,
 }
 
 impl ApiError {
@@ -73,10 +77,10 @@ impl ResponseError for ApiError {
         if let Some(seconds) = self.retry_after {
             response.insert_header(("Retry-After", seconds.to_string()));
         }
-        response.json(Body {
-            error: Inner {
-                code: self.code,
-                message: &self.message,
+        response.json(ErrorBody {
+            error: ErrorDetail {
+                code: self.code.to_owned(),
+                message: self.message.clone(),
             },
         })
     }

@@ -6,11 +6,27 @@ use actix_web::{HttpResponse, web};
 
 use crate::AppState;
 use crate::auth::Tenant;
-use crate::dto::{CompareResponse, CompareV1Response};
-use crate::error::ApiError;
+use crate::dto::{CompareResponse, CompareV1Response, DetectResponse};
+use crate::error::{ApiError, ErrorBody};
+use crate::openapi::{CompareForm, CompareV1Form, ImageForm};
 use crate::service::{self, DEFAULT_THRESHOLD};
 use crate::upload::{FormSpec, read_form};
 
+#[utoipa::path(
+    post,
+    path = "/api/v2/faces:detect",
+    tag = "faces",
+    request_body(content = ImageForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "Every face found, largest first", body = DetectResponse),
+        (status = 400, description = "missing field, empty or unreadable image (`missing_field`, `empty_image`, `invalid_image`, ...)", body = ErrorBody),
+        (status = 413, description = "a file over 8 MB or a body over the total bound (`image_too_large`, `request_too_large`, `image_too_many_pixels`)", body = ErrorBody),
+        (status = 415, description = "not JPEG, PNG or WebP, or not multipart (`unsupported_image_format`, `unsupported_media_type`)", body = ErrorBody),
+        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
+        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+    ),
+    security(("api_key" = [])),
+)]
 pub async fn detect(
     state: web::Data<AppState>,
     _tenant: Tenant,
@@ -50,6 +66,22 @@ async fn compare_fields(
     web::block(move || service::compare(&engine, &source, &target, threshold)).await?
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/v2/faces:compare",
+    tag = "faces",
+    request_body(content = CompareForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "Similarity of the largest face of each image", body = CompareResponse),
+        (status = 400, description = "missing field, empty or unreadable image (`missing_field`, `empty_image`, `invalid_image`, ...)", body = ErrorBody),
+        (status = 413, description = "a file over 8 MB or a body over the total bound (`image_too_large`, `request_too_large`, `image_too_many_pixels`)", body = ErrorBody),
+        (status = 415, description = "not JPEG, PNG or WebP, or not multipart (`unsupported_image_format`, `unsupported_media_type`)", body = ErrorBody),
+        (status = 422, description = "no face found (`no_face`)", body = ErrorBody),
+        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
+        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+    ),
+    security(("api_key" = [])),
+)]
 pub async fn compare(
     state: web::Data<AppState>,
     _tenant: Tenant,
@@ -59,6 +91,22 @@ pub async fn compare(
     Ok(HttpResponse::Ok().json(response))
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/v1/compare-faces",
+    tag = "faces",
+    request_body(content = CompareV1Form, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "Similarity of the largest face of each image", body = CompareV1Response),
+        (status = 400, description = "missing field, empty or unreadable image (`missing_field`, `empty_image`, `invalid_image`, ...)", body = ErrorBody),
+        (status = 413, description = "a file over 8 MB or a body over the total bound (`image_too_large`, `request_too_large`, `image_too_many_pixels`)", body = ErrorBody),
+        (status = 415, description = "not JPEG, PNG or WebP, or not multipart (`unsupported_image_format`, `unsupported_media_type`)", body = ErrorBody),
+        (status = 422, description = "no face found (`no_face`)", body = ErrorBody),
+        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
+        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+    ),
+    security(("api_key" = [])),
+)]
 pub async fn compare_v1(
     state: web::Data<AppState>,
     _tenant: Tenant,

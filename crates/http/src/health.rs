@@ -12,6 +12,12 @@ struct Health<'a> {
     embedder: &'a str,
 }
 
+#[utoipa::path(
+    get,
+    path = "/healthz",
+    tag = "operations",
+    responses((status = 200, description = "The models are loaded")),
+)]
 pub async fn healthz(state: web::Data<AppState>) -> HttpResponse {
     HttpResponse::Ok().json(Health {
         status: "ok",
@@ -25,6 +31,15 @@ struct Ready<'a> {
     database: &'a str,
 }
 
+#[utoipa::path(
+    get,
+    path = "/readyz",
+    tag = "operations",
+    responses(
+        (status = 200, description = "The database is reachable"),
+        (status = 503, description = "The database is unreachable"),
+    ),
+)]
 pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
     let search = state.search.clone();
     let reachable = web::block(move || search.store().ping())

@@ -8,8 +8,10 @@ pub mod error;
 mod faces;
 pub mod health;
 pub mod observability;
+pub mod openapi;
 mod params;
 pub mod ratelimit;
+mod search;
 mod service;
 pub mod upload;
 
@@ -63,6 +65,7 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .route("/healthz", web::get().to(health::healthz))
             .route("/readyz", web::get().to(health::readyz))
             .route("/metrics", web::get().to(observability::metrics))
+            .route("/api/openapi.json", web::get().to(openapi::openapi_json))
             .route("/api/v1/compare-faces", web::post().to(faces::compare_v1))
             .route("/api/v2/faces:detect", web::post().to(faces::detect))
             .route("/api/v2/faces:compare", web::post().to(faces::compare))
@@ -94,11 +97,11 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             )
             .route(
                 "/api/v2/collections/{external_id}/search-by-face/{face_id}",
-                web::post().to(collections::search_by_face),
+                web::post().to(search::search_by_face),
             )
             .route(
                 "/api/v2/collections/{external_id}/search-by-image",
-                web::post().to(collections::search_by_image),
+                web::post().to(search::search_by_image),
             )
             .default_service(web::to(not_found));
     }

@@ -1,0 +1,115 @@
+//! The OpenAPI 3.1 document served at `GET /api/openapi.json`. It is assembled from the
+//! `#[utoipa::path]` annotations on the handlers and the `ToSchema` derives on the bodies, so
+//! it changes with the code; `tests/routes.rs` checks that every documented operation is
+//! routed and every routed operation documented. The multipart forms below exist only to
+//! describe request bodies: the handlers read them field by field with `upload::read_form`.
+
+use actix_web::HttpResponse;
+use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
+use utoipa::{Modify, OpenApi, ToSchema};
+
+use crate::{collections, dto, error, faces, health, observability, search};
+
+/// One image in the multipart field `image` (JPEG, PNG or WebP, at most 8 MB).
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub struct ImageForm {
+    #[schema(value_type = String, format = Binary)]
+    image: Vec<u8>,
+}
+
+/// Two images and an optional decision threshold (default 0.5).
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub struct CompareForm {
+    #[schema(value_type = String, format = Binary)]
+    source_image: Vec<u8>,
+    #[schema(value_type = String, format = Binary)]
+    target_image: Vec<u8>,
+    #[schema(minimum = 0.0, maximum = 1.0)]
+    threshold: Option<f32>,
+}
+
+/// The v1 compare form: `reference`, `probe` and an optional `threshold` (default 0.5).
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub struct CompareV1Form {
+    #[schema(value_type = String, format = Binary)]
+    reference: Vec<u8>,
+    #[schema(value_type = String, format = Binary)]
+    probe: Vec<u8>,
+    #[schema(minimum = 0.0, maximum = 1.0)]
+    threshold: Option<f32>,
+}
+
+/// The face to index, its caller-side id, and whether low-quality faces are refused
+/// (`auto`, the default) or indexed anyway (`none`).
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub struct IndexFaceForm {
+    #[schema(value_type = String, format = Binary)]
+    image: Vec<u8>,
+    #[schema(pattern = "^[A-Za-z0-9_.:-]{1,255}$")]
+    external_face_id: String,
+    #[schema(pattern = "^(auto|none)$")]
+    quality_filter: Option<String>,
+}
+
+struct BearerKey;
+
+impl Modify for BearerKey {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "api_key",
+            SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)),
+        );
+    }
+}
+
+#[derive(Debug, OpenApi)]
+#[openapi(
+    info(
+        title = "Facegate",
+        description = "Face detection, comparison, collections and 1:N search. Errors are \
+                       always `{\"error\": {\"code\", \"message\"}}`; the codes are listed in \
+                       docs/api.md."
+    ),
+    paths(
+        faces::detect,
+        faces::compare,
+        faces::compare_v1,
+        collections::create,
+        collections::list,
+        collections::get,
+        collections::delete,
+        collections::index_face,
+        collections::list_faces,
+        collections::get_face,
+        collections::delete_face,
+        search::search_by_face,
+        search::search_by_image,
+        health::healthz,
+        health::readyz,
+        observability::metrics,
+        openapi_json,
+    ),
+    components(schemas(error::ErrorBody, dto::FaceDto)),
+    modifiers(&BearerKey)
+)]
+pub struct ApiDoc;
+
+/// The document as served.
+pub fn document() -> utoipa::openapi::OpenApi {
+    ApiDoc::openapi()
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/openapi.json",
+    tag = "operations",
+    responses((status = 200, description = "This document", content_type = "application/json")),
+)]
+pub async fn openapi_json() -> HttpResponse {
+    HttpResponse::Ok().json(document())
+}

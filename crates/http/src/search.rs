@@ -1,0 +1,99 @@
+//! 1:N search routes: `search-by-face/{face_id}` (an indexed face) and `search-by-image` (a new
+//! image, not indexed), both under `/api/v2/collections/{external_id}`.
+
+use actix_multipart::Multipart;
+use actix_web::{HttpResponse, web};
+
+use crate::AppState;
+use crate::auth::Tenant;
+use crate::collections::Query;
+use crate::dto::SearchResponse;
+use crate::error::{ApiError, ErrorBody};
+use crate::openapi::ImageForm;
+use crate::params;
+use crate::service;
+use crate::upload::{FormSpec, read_form};
+
+#[utoipa::path(
+    post,
+    path = "/api/v2/collections/{external_id}/search-by-face/{face_id}",
+    tag = "search",
+    params(
+        ("face_id" = String, Path, description = "An indexed face of this collection"),
+        ("external_id" = String, Path, description = "The collection's external id"),
+        ("max_faces" = Option<u32>, Query, description = "Hits to return, 1-4096 (default 10)"),
+        ("min_similarity" = Option<f32>, Query, description = "Smallest similarity to return, 0-1 (default 0)"),
+    ),
+    responses(
+        (status = 200, description = "Hits, best first", body = SearchResponse),
+        (status = 400, description = "bad identifier or parameter (`invalid_identifier`, `invalid_parameter`, `unknown_parameter`)", body = ErrorBody),
+        (status = 404, description = "unknown collection or face (`collection_not_found`, `face_not_found`)", body = ErrorBody),
+        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
+        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+    ),
+    security(("api_key" = [])),
+)]
+pub async fn search_by_face(
+    state: web::Data<AppState>,
+    tenant: Tenant,
+    path: web::Path<(String, String)>,
+    query: Query,
+) -> Result<HttpResponse, ApiError> {
+    let collection = params::external_id("external_id", &path.0)?;
+    let face_id = params::face_id(&path.1)?;
+    let wanted = params::search_query(&query)?;
+    let search = state.search.clone();
+    let response = web::block(move || {
+        service::search_by_face(&search, tenant.0, &collection, face_id, wanted)
+    })
+    .await??;
+    Ok(HttpResponse::Ok().json(response))
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v2/collections/{external_id}/search-by-image",
+    tag = "search",
+    params(
+        ("external_id" = String, Path, description = "The collection's external id"),
+        ("max_faces" = Option<u32>, Query, description = "Hits to return, 1-4096 (default 10)"),
+        ("min_similarity" = Option<f32>, Query, description = "Smallest similarity to return, 0-1 (default 0)"),
+    ),
+    request_body(content = ImageForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "Hits for the largest face of the image, which is not indexed", body = SearchResponse),
+        (status = 400, description = "missing field, empty or unreadable image (`missing_field`, `empty_image`, `invalid_image`, ...)", body = ErrorBody),
+        (status = 413, description = "a file over 8 MB or a body over the total bound (`image_too_large`, `request_too_large`, `image_too_many_pixels`)", body = ErrorBody),
+        (status = 415, description = "not JPEG, PNG or WebP, or not multipart (`unsupported_image_format`, `unsupported_media_type`)", body = ErrorBody),
+        (status = 422, description = "no face found (`no_face`)", body = ErrorBody),
+        (status = 404, description = "unknown collection (`collection_not_found`)", body = ErrorBody),
+        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
+        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+    ),
+    security(("api_key" = [])),
+)]
+pub async fn search_by_image(
+    state: web::Data<AppState>,
+    tenant: Tenant,
+    path: web::Path<String>,
+    query: Query,
+    payload: Multipart,
+) -> Result<HttpResponse, ApiError> {
+    let collection = params::external_id("external_id", &path)?;
+    let wanted = params::search_query(&query)?;
+    let mut form = read_form(
+        payload,
+        FormSpec {
+            files: &["image"],
+            texts: &[],
+        },
+    )
+    .await?;
+    let image = form.file("image")?;
+    let (engine, search) = (state.engine.clone(), state.search.clone());
+    let response = web::block(move || {
+        service::search_by_image(&engine, &search, tenant.0, &collection, &image, wanted)
+    })
+    .await??;
+    Ok(HttpResponse::Ok().json(response))
+}
