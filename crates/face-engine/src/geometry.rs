@@ -187,37 +187,69 @@ pub fn warp(
     let mut out = RgbImage::from_pixel(width, height, Rgb(fill));
     let (sw, sh) = (src.width() as i64, src.height() as i64);
     let raw = src.as_raw();
-    for y in 0..height {
-        for x in 0..width {
+    let pixel_at = |sx: i64, sy: i64| -> [u8; 3] {
+        if sx >= 0 && sy >= 0 && sx < sw && sy < sh {
+            let i = ((sy * sw + sx) * 3) as usize;
+            [raw[i], raw[i + 1], raw[i + 2]]
+        } else {
+            fill
+        }
+    };
+    let row_bytes = width as usize * 3;
+    for (y, row) in out.chunks_exact_mut(row_bytes).enumerate() {
+        for (x, dst) in row.chunks_exact_mut(3).enumerate() {
             let p = dst_to_src.apply(Point::new(x as f32 + 0.5, y as f32 + 0.5));
             let (fx, fy) = (p.x - 0.5, p.y - 0.5);
-            let (x0, y0) = (fx.floor() as i64, fy.floor() as i64);
+            let (x0, y0) = (floor(fx), floor(fy));
             if x0 < -1 || y0 < -1 || x0 >= sw || y0 >= sh {
                 continue;
             }
             let (wx, wy) = (fx - x0 as f32, fy - y0 as f32);
+            // the four neighbours; inside the image (almost every pixel) without bounds tests
+            let taps = if x0 >= 0 && y0 >= 0 && x0 + 1 < sw && y0 + 1 < sh {
+                let top = ((y0 * sw + x0) * 3) as usize;
+                let bottom = top + sw as usize * 3;
+                let at = |i: usize| [raw[i], raw[i + 1], raw[i + 2]];
+                [at(top), at(top + 3), at(bottom), at(bottom + 3)]
+            } else {
+                [
+                    pixel_at(x0, y0),
+                    pixel_at(x0 + 1, y0),
+                    pixel_at(x0, y0 + 1),
+                    pixel_at(x0 + 1, y0 + 1),
+                ]
+            };
+            let weights = [
+                (1.0 - wx) * (1.0 - wy),
+                wx * (1.0 - wy),
+                (1.0 - wx) * wy,
+                wx * wy,
+            ];
             let mut acc = [0.0f32; 3];
-            for (dy, wyy) in [(0, 1.0 - wy), (1, wy)] {
-                for (dx, wxx) in [(0, 1.0 - wx), (1, wx)] {
-                    let (sx, sy) = (x0 + dx, y0 + dy);
-                    let weight = wxx * wyy;
-                    let px = if sx >= 0 && sy >= 0 && sx < sw && sy < sh {
-                        let i = ((sy * sw + sx) * 3) as usize;
-                        [raw[i], raw[i + 1], raw[i + 2]]
-                    } else {
-                        fill
-                    };
-                    for k in 0..3 {
-                        acc[k] += weight * px[k] as f32;
-                    }
+            for (tap, weight) in taps.iter().zip(weights) {
+                for k in 0..3 {
+                    acc[k] += weight * tap[k] as f32;
                 }
             }
-            // the weights are non-negative, so `+ 0.5` then truncation is `round` without the libm
-            // call (it is not inlined without SSE4.1, and this loop runs per output pixel)
-            out.put_pixel(x, y, Rgb(acc.map(|v| (v + 0.5).min(255.0) as u8)));
+            // the weights are non-negative, so `+ 0.5` then truncation is `round` without the
+            // libm call (not inlined without SSE4.1; this loop runs per output pixel)
+            for k in 0..3 {
+                dst[k] = (acc[k] + 0.5).min(255.0) as u8;
+            }
         }
     }
     out
+}
+
+/// `v.floor() as i64` without the libm call (`floorf` is not inlined for the baseline
+/// x86-64 target, and warping calls it twice per output pixel); NaN gives 0 like the cast.
+fn floor(v: f32) -> i64 {
+    let truncated = v as i64;
+    if (truncated as f32) > v {
+        truncated - 1
+    } else {
+        truncated
+    }
 }
 
 /// Crops the axis-aligned square of side `side` centred on `center` and resizes it to
