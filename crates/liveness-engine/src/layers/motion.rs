@@ -24,8 +24,9 @@ pub const SHAPE_CHANGE: f32 = 0.01;
 /// Tracked pairs needed before planarity is judged.
 pub const MIN_PAIRS: usize = 8;
 /// Median off-plane residual (eye spans) below which the face moves like a flat picture.
-/// Measured: live footage 0.0040–0.0179 (webcam clips lowest), perspective-warped photos
-/// 0.0026–0.0080 (docs/accuracy.md). The line sits below every live session, so it only
+/// Measured (160-px tracking patch): live footage 0.0037–0.0157 (webcam clips and one
+/// expressions clip lowest), perspective-warped photos 0.0015–0.0063 (docs/accuracy.md).
+/// The line sits below every live session, so it only
 /// catches the flattest warps; the rest of the overlap lowers the score without a veto.
 pub const PLANAR_ATTACK: f32 = 0.0033;
 /// Median off-plane residual of clearly 3-D motion.
