@@ -22,7 +22,7 @@ const MOUTH_LEFT: usize = 291;
 pub(crate) const CHIN: usize = 152;
 
 /// 468 points in image pixels plus the model's face-presence logit.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Mesh {
     pub points: Vec<[f32; 3]>,
     pub presence_logit: f32,
@@ -131,7 +131,12 @@ pub(crate) fn first_pass(
 /// Fits the mesh to a detected face (two passes).
 pub(crate) fn fit(models: &ModelSet, img: &RgbImage, face: &Face) -> EngineResult<Mesh> {
     let k = &face.keypoints;
-    let first = first_pass(models, img, &face.bbox, k.right_eye, k.left_eye)?;
+    // the detector's verification pass ran on exactly this crop: reuse it when the face is
+    // unchanged since detection
+    let first = match face.verified_mesh_for_current_box() {
+        Some(mesh) => mesh.clone(),
+        None => first_pass(models, img, &face.bbox, k.right_eye, k.left_eye)?,
+    };
     let (re, le) = (first.right_eye(), first.left_eye());
     let roll = (le.y - re.y).atan2(le.x - re.x);
     // extent of the points measured along the levelled axes

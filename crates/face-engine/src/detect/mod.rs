@@ -90,10 +90,11 @@ pub(crate) fn detect(
     };
     candidates.retain(|(_, score, _)| *score >= options.min_score);
     let mut verified = Vec::with_capacity(candidates.len());
-    for candidate in candidates {
-        let trusted = options.mode == DetectMode::Selfie && candidate.1 >= SELFIE_TRUSTED_SCORE;
-        if trusted || is_face(models, img, &candidate)? {
-            verified.push(candidate);
+    for (bbox, score, kp) in candidates {
+        if options.mode == DetectMode::Selfie && score >= SELFIE_TRUSTED_SCORE {
+            verified.push((bbox, score, kp, None));
+        } else if let Some(mesh) = verify(models, img, &(bbox, score, kp))? {
+            verified.push((bbox, score, kp, Some(mesh)));
         }
     }
     let mut candidates = verified;
@@ -101,18 +102,11 @@ pub(crate) fn detect(
     candidates.truncate(options.max_faces);
     Ok(candidates
         .into_iter()
-        .map(|(bbox, score, kp)| {
+        .map(|(bbox, score, kp, mesh)| {
             let keypoints = Keypoints::from_array(kp);
             let pose = quality::pose_from_keypoints(&keypoints);
             let quality = quality::measure(img, &bbox, &pose);
-            Face {
-                bbox,
-                score,
-                keypoints,
-                pose,
-                quality,
-                landmarks: None,
-            }
+            Face::detected(bbox, score, keypoints, pose, quality, mesh)
         })
         .collect())
 }
@@ -138,15 +132,18 @@ fn keypoints_on_crop(
     Ok(best.map(|d| d.keypoints.map(|p| crop_to_img.apply(p))))
 }
 
-/// Verifies a candidate with one mesh pass (see `PRESENCE_ALONE`).
-fn is_face(
+/// Verifies a candidate with one mesh pass (see `PRESENCE_ALONE`); the pass is returned for a
+/// face, so the landmark fit can start from it.
+fn verify(
     models: &ModelSet,
     img: &RgbImage,
     (bbox, score, kp): &(BoundingBox, f32, [Point; 6]),
-) -> EngineResult<bool> {
-    let presence = mesh::first_pass(models, img, bbox, kp[0], kp[1])?.presence_logit;
-    Ok(presence >= PRESENCE_ALONE
-        || (presence >= PRESENCE_WITH_CONFIDENT_DETECTOR && *score >= CONFIDENT_DETECTOR))
+) -> EngineResult<Option<mesh::Mesh>> {
+    let mesh = mesh::first_pass(models, img, bbox, kp[0], kp[1])?;
+    let presence = mesh.presence_logit;
+    let is_face = presence >= PRESENCE_ALONE
+        || (presence >= PRESENCE_WITH_CONFIDENT_DETECTOR && *score >= CONFIDENT_DETECTOR);
+    Ok(is_face.then_some(mesh))
 }
 
 /// Greedy non-maximum suppression, best score first.
