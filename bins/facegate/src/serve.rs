@@ -36,6 +36,7 @@ pub fn run(settings: &Settings) -> Result<(), String> {
         search,
         limiter,
         metrics,
+        inference: Arc::new(http::gate::InferenceGate::per_core()),
     };
     let workers = match settings.server.workers {
         0 => std::thread::available_parallelism().map_or(2, |n| n.get()),

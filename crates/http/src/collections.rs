@@ -200,8 +200,13 @@ pub async fn index_face(
         }
     };
     let image = form.file("image")?;
-    let (engine, search) = (state.engine.clone(), state.search.clone());
+    let (engine, search, gate) = (
+        state.engine.clone(),
+        state.search.clone(),
+        state.inference.clone(),
+    );
     let indexed = web::block(move || {
+        let _pass = gate.enter();
         service::index_face(
             &engine,
             &search,

@@ -41,8 +41,12 @@ pub async fn detect(
     )
     .await?;
     let image = form.file("image")?;
-    let engine = state.engine.clone();
-    let response = web::block(move || service::detect(&engine, &image)).await??;
+    let (engine, gate) = (state.engine.clone(), state.inference.clone());
+    let response = web::block(move || {
+        let _pass = gate.enter();
+        service::detect(&engine, &image)
+    })
+    .await??;
     Ok(HttpResponse::Ok().json(response))
 }
 
@@ -62,8 +66,12 @@ async fn compare_fields(
     .await?;
     let threshold = service::unit_value("threshold", form.text("threshold"), DEFAULT_THRESHOLD)?;
     let (source, target) = (form.file(fields[0])?, form.file(fields[1])?);
-    let engine = state.engine.clone();
-    web::block(move || service::compare(&engine, &source, &target, threshold)).await?
+    let (engine, gate) = (state.engine.clone(), state.inference.clone());
+    web::block(move || {
+        let _pass = gate.enter();
+        service::compare(&engine, &source, &target, threshold)
+    })
+    .await?
 }
 
 #[utoipa::path(

@@ -87,6 +87,7 @@ mod tests {
             search,
             limiter,
             metrics,
+            inference: Arc::new(crate::gate::InferenceGate::per_core()),
         };
         let app = test::init_service(
             App::new()

@@ -6,6 +6,7 @@ mod collections;
 mod dto;
 pub mod error;
 mod faces;
+pub mod gate;
 pub mod health;
 pub mod observability;
 pub mod openapi;
@@ -30,6 +31,8 @@ pub struct AppState {
     pub search: Arc<FaceSearch>,
     pub limiter: Arc<ratelimit::RateLimiter>,
     pub metrics: Arc<observability::Metrics>,
+    /// Bounds concurrent inference to the cores (see [`gate`]).
+    pub inference: Arc<gate::InferenceGate>,
 }
 
 /// Largest JSON body accepted (collection creation and future JSON routes).

@@ -90,8 +90,13 @@ pub async fn search_by_image(
     )
     .await?;
     let image = form.file("image")?;
-    let (engine, search) = (state.engine.clone(), state.search.clone());
+    let (engine, search, gate) = (
+        state.engine.clone(),
+        state.search.clone(),
+        state.inference.clone(),
+    );
     let response = web::block(move || {
+        let _pass = gate.enter();
         service::search_by_image(&engine, &search, tenant.0, &collection, &image, wanted)
     })
     .await??;

@@ -77,6 +77,7 @@ fn fixture() -> Fixture {
         search: Arc::new(storage::search::FaceSearch::new(store)),
         limiter: Arc::new(facegate_http::ratelimit::RateLimiter::new(limits)),
         metrics: Arc::new(facegate_http::observability::Metrics::default()),
+        inference: Arc::new(facegate_http::gate::InferenceGate::per_core()),
     };
     Fixture {
         state,
