@@ -1,6 +1,6 @@
 //! The OpenAPI 3.1 document served at `GET /api/openapi.json`. It is assembled from the
 //! `#[utoipa::path]` annotations on the handlers and the `ToSchema` derives on the bodies, so
-//! it changes with the code; `tests/routes.rs` checks that every documented operation is
+//! it changes with the code; `tests/openapi_routes.rs` checks that every documented operation is
 //! routed and every routed operation documented. The multipart forms below exist only to
 //! describe request bodies: the handlers read them field by field with `upload::read_form`.
 

@@ -1,0 +1,143 @@
+//! Shared by the in-process route tests: the fixture (real models, a temporary SQLite
+//! database, two tenants with a key each), multipart and JSON bodies, and the `call!` and
+//! `app!` macros that send one request through actix's full service stack.
+#![allow(dead_code, unused_macros)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use actix_web::test;
+use facegate_http::AppState;
+use serde_json::Value;
+
+pub const BOUNDARY: &str = "facegate-route-test-4d2e";
+
+pub fn testdata(relative: &str) -> Vec<u8> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/testdata")
+        .join(relative);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+pub enum Part<'a> {
+    File(&'a [u8]),
+    Text(&'a str),
+}
+
+pub fn multipart(fields: &[(&str, Part<'_>)]) -> Vec<u8> {
+    let mut body = Vec::new();
+    for (name, part) in fields {
+        body.extend_from_slice(format!("--{BOUNDARY}\r\n").as_bytes());
+        match part {
+            Part::File(bytes) => {
+                body.extend_from_slice(
+                    format!(
+                        "Content-Disposition: form-data; name=\"{name}\"; filename=\"f.jpg\"\r\n\
+                         Content-Type: application/octet-stream\r\n\r\n"
+                    )
+                    .as_bytes(),
+                );
+                body.extend_from_slice(bytes);
+            }
+            Part::Text(value) => body.extend_from_slice(
+                format!("Content-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}")
+                    .as_bytes(),
+            ),
+        }
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{BOUNDARY}--\r\n").as_bytes());
+    body
+}
+
+pub struct Fixture {
+    pub state: AppState,
+    pub key: String,
+    pub other_key: String,
+    _dir: tempfile::TempDir,
+}
+
+pub fn fixture() -> Fixture {
+    let models = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models");
+    let engine = Arc::new(face_engine::FaceEngine::load(&models).expect("models"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = dir.path().join("routes.db").to_string_lossy().into_owned();
+    let store = storage::Store::open(&url, storage::ServerSecret::new(b"route-test".to_vec()))
+        .expect("store");
+    let tenant = store.ensure_tenant("routes").expect("tenant");
+    let other = store.ensure_tenant("other").expect("tenant");
+    let (_, key) = store.create_api_key(tenant.id).expect("key");
+    let (_, other_key) = store.create_api_key(other.id).expect("key");
+    let limits = facegate_http::ratelimit::RateLimits {
+        per_second: 0,
+        per_minute: 0,
+    };
+    let state = AppState {
+        engine,
+        search: Arc::new(storage::search::FaceSearch::new(store)),
+        limiter: Arc::new(facegate_http::ratelimit::RateLimiter::new(limits)),
+        metrics: Arc::new(facegate_http::observability::Metrics::default()),
+        inference: Arc::new(facegate_http::gate::InferenceGate::per_core()),
+    };
+    Fixture {
+        state,
+        key,
+        other_key,
+        _dir: dir,
+    }
+}
+
+/// Builds one request; the body is a content type and bytes.
+pub fn request(
+    method: &str,
+    uri: &str,
+    key: Option<&str>,
+    body: Option<(&str, Vec<u8>)>,
+) -> actix_web::test::TestRequest {
+    let mut request = test::TestRequest::default()
+        .method(method.parse().expect("method"))
+        .uri(uri);
+    if let Some(key) = key {
+        request = request.insert_header(("Authorization", format!("Bearer {key}")));
+    }
+    if let Some((content_type, bytes)) = body {
+        request = request
+            .insert_header(("Content-Type", content_type.to_owned()))
+            .set_payload(bytes);
+    }
+    request
+}
+
+/// Sends one request to the app; yields the status and the JSON body (`Null` when not JSON).
+macro_rules! call {
+    ($app:expr, $method:expr, $uri:expr, $key:expr, $body:expr) => {{
+        let response =
+            test::call_service(&$app, request($method, $uri, $key, $body).to_request()).await;
+        let status = response.status().as_u16();
+        let bytes = test::read_body(response).await;
+        (
+            status,
+            serde_json::from_slice::<Value>(&bytes).unwrap_or(Value::Null),
+        )
+    }};
+}
+
+pub fn form(fields: &[(&str, Part<'_>)]) -> Option<(&'static str, Vec<u8>)> {
+    let content_type: &'static str =
+        Box::leak(format!("multipart/form-data; boundary={BOUNDARY}").into_boxed_str());
+    Some((content_type, multipart(fields)))
+}
+
+pub fn json(value: Value) -> Option<(&'static str, Vec<u8>)> {
+    Some(("application/json", value.to_string().into_bytes()))
+}
+
+pub fn code(body: &Value) -> &str {
+    body["error"]["code"].as_str().unwrap_or_default()
+}
+
+macro_rules! app {
+    ($fixture:expr) => {
+        test::init_service(App::new().configure(configure($fixture.state.clone()))).await
+    };
+}

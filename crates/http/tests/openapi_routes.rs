@@ -1,0 +1,83 @@
+//! In-process tests of the operational routes and of the OpenAPI document against the
+//! router: every documented operation is routed, every routed one documented.
+
+use std::collections::BTreeSet;
+
+use actix_web::{App, test};
+use common::{code, fixture, request};
+use facegate_http::configure;
+use serde_json::Value;
+
+#[macro_use]
+mod common;
+
+#[actix_web::test]
+async fn operational_routes_and_the_openapi_document_match_the_router() {
+    let f = fixture();
+    let app = app!(f);
+    let (status, doc) = call!(app, "GET", "/api/openapi.json", None, None);
+    assert_eq!(status, 200);
+    assert!(
+        doc["openapi"].as_str().is_some_and(|v| v.starts_with("3.")),
+        "{doc}"
+    );
+    let mut documented = BTreeSet::new();
+    for (path, item) in doc["paths"].as_object().expect("paths") {
+        for method in item.as_object().expect("path item").keys() {
+            documented.insert(format!("{} {path}", method.to_uppercase()));
+        }
+    }
+    // every route this file exercises is documented ...
+    let routed: BTreeSet<String> = [
+        "POST /api/v2/faces:detect",
+        "POST /api/v2/faces:compare",
+        "POST /api/v1/compare-faces",
+        "POST /api/v2/collections",
+        "GET /api/v2/collections",
+        "GET /api/v2/collections/{external_id}",
+        "DELETE /api/v2/collections/{external_id}",
+        "POST /api/v2/collections/{external_id}/faces",
+        "GET /api/v2/collections/{external_id}/faces",
+        "GET /api/v2/collections/{external_id}/faces/{face_id}",
+        "DELETE /api/v2/collections/{external_id}/faces/{face_id}",
+        "POST /api/v2/collections/{external_id}/search-by-face/{face_id}",
+        "POST /api/v2/collections/{external_id}/search-by-image",
+        "GET /healthz",
+        "GET /readyz",
+        "GET /metrics",
+        "GET /api/openapi.json",
+    ]
+    .into_iter()
+    .map(str::to_owned)
+    .collect();
+    assert_eq!(documented, routed);
+    // ... and every documented operation reaches a handler (not the router's 404)
+    for operation in &documented {
+        let (method, path) = operation.split_once(' ').expect("operation");
+        let uri = path
+            .replace("{external_id}", "nope")
+            .replace("{face_id}", "00000000-0000-0000-0000-000000000000");
+        let (_, body) = call!(app, method, &uri, Some(&f.key), None);
+        assert_ne!(code(&body), "route_not_found", "{operation}");
+    }
+    let schemas = doc["components"]["schemas"].as_object().expect("schemas");
+    for name in [
+        "ErrorBody",
+        "FaceDto",
+        "SearchResponse",
+        "CompareV1Response",
+        "IndexFaceForm",
+    ] {
+        assert!(schemas.contains_key(name), "{name} missing");
+    }
+    assert!(doc["components"]["securitySchemes"]["api_key"].is_object());
+
+    let (status, body) = call!(app, "GET", "/healthz", None, None);
+    assert_eq!((status, body["status"].as_str()), (200, Some("ok")));
+    let (status, body) = call!(app, "GET", "/readyz", None, None);
+    assert_eq!((status, body["status"].as_str()), (200, Some("ready")));
+    let (status, _) = call!(app, "GET", "/metrics", None, None);
+    assert_eq!(status, 200);
+    let (status, body) = call!(app, "GET", "/api/v3/nothing", None, None);
+    assert_eq!((status, code(&body)), (404, "route_not_found"));
+}
