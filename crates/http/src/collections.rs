@@ -200,24 +200,19 @@ pub async fn index_face(
         }
     };
     let image = form.file("image")?;
-    let (engine, search, gate) = (
-        state.engine.clone(),
-        state.search.clone(),
-        state.inference.clone(),
-    );
-    let indexed = web::block(move || {
-        let _pass = gate.enter();
-        service::index_face(
-            &engine,
-            &search,
-            tenant.0,
-            &collection,
-            &external_face_id,
-            &image,
-            quality_filter,
-        )
-    })
-    .await??;
+    let indexed = state
+        .infer(move |engine, search| {
+            service::index_face(
+                engine,
+                search,
+                tenant.0,
+                &collection,
+                &external_face_id,
+                &image,
+                quality_filter,
+            )
+        })
+        .await?;
     Ok(HttpResponse::Created().json(indexed))
 }
 

@@ -41,12 +41,9 @@ pub async fn detect(
     )
     .await?;
     let image = form.file("image")?;
-    let (engine, gate) = (state.engine.clone(), state.inference.clone());
-    let response = web::block(move || {
-        let _pass = gate.enter();
-        service::detect(&engine, &image)
-    })
-    .await??;
+    let response = state
+        .infer(move |engine, _| service::detect(engine, &image))
+        .await?;
     Ok(HttpResponse::Ok().json(response))
 }
 
@@ -66,12 +63,9 @@ async fn compare_fields(
     .await?;
     let threshold = service::unit_value("threshold", form.text("threshold"), DEFAULT_THRESHOLD)?;
     let (source, target) = (form.file(fields[0])?, form.file(fields[1])?);
-    let (engine, gate) = (state.engine.clone(), state.inference.clone());
-    web::block(move || {
-        let _pass = gate.enter();
-        service::compare(&engine, &source, &target, threshold)
-    })
-    .await?
+    state
+        .infer(move |engine, _| service::compare(engine, &source, &target, threshold))
+        .await
 }
 
 #[utoipa::path(

@@ -35,6 +35,26 @@ pub struct AppState {
     pub inference: Arc<gate::InferenceGate>,
 }
 
+impl AppState {
+    /// Runs `work` (inference, and the storage it needs) on the blocking pool behind the
+    /// inference gate: every route that runs a model goes through here.
+    pub(crate) async fn infer<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&FaceEngine, &FaceSearch) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let (engine, search, gate) = (
+            self.engine.clone(),
+            self.search.clone(),
+            self.inference.clone(),
+        );
+        web::block(move || {
+            let _pass = gate.enter();
+            work(&engine, &search)
+        })
+        .await?
+    }
+}
+
 /// Largest JSON body accepted (collection creation and future JSON routes).
 const MAX_JSON_BYTES: usize = 64 * 1024;
 

@@ -90,15 +90,10 @@ pub async fn search_by_image(
     )
     .await?;
     let image = form.file("image")?;
-    let (engine, search, gate) = (
-        state.engine.clone(),
-        state.search.clone(),
-        state.inference.clone(),
-    );
-    let response = web::block(move || {
-        let _pass = gate.enter();
-        service::search_by_image(&engine, &search, tenant.0, &collection, &image, wanted)
-    })
-    .await??;
+    let response = state
+        .infer(move |engine, search| {
+            service::search_by_image(engine, search, tenant.0, &collection, &image, wanted)
+        })
+        .await?;
     Ok(HttpResponse::Ok().json(response))
 }
