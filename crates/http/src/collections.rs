@@ -13,6 +13,7 @@ use crate::auth::Tenant;
 use crate::dto::{CollectionDto, CollectionList, FaceList, IndexedFaceDto};
 use crate::error::{ApiError, ErrorBody};
 use crate::openapi::IndexFaceForm;
+use crate::openapi::{KeyErrors, UploadErrors};
 use crate::params;
 use crate::service;
 use crate::upload::{FormSpec, read_form};
@@ -40,8 +41,7 @@ pub(crate) type Query = web::Query<HashMap<String, String>>;
         (status = 201, description = "Created", body = CollectionDto),
         (status = 400, description = "an `external_id` that is not 1-255 of `[A-Za-z0-9_.:-]` (`invalid_identifier`)", body = ErrorBody),
         (status = 409, description = "the tenant already has a collection with this id (`collection_already_exists`)", body = ErrorBody),
-        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
-        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+        KeyErrors,
     ),
     security(("api_key" = [])),
 )]
@@ -79,8 +79,7 @@ pub async fn create(
     responses(
         (status = 200, description = "One page of the tenant's collections, oldest first", body = CollectionList),
         (status = 400, description = "bad identifier or parameter (`invalid_identifier`, `invalid_parameter`, `unknown_parameter`)", body = ErrorBody),
-        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
-        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+        KeyErrors,
     ),
     security(("api_key" = [])),
 )]
@@ -112,8 +111,7 @@ pub async fn list(
         (status = 200, description = "The collection with its face count", body = CollectionDto),
         (status = 400, description = "an `external_id` that is not 1-255 of `[A-Za-z0-9_.:-]` (`invalid_identifier`)", body = ErrorBody),
         (status = 404, description = "unknown collection (`collection_not_found`)", body = ErrorBody),
-        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
-        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+        KeyErrors,
     ),
     security(("api_key" = [])),
 )]
@@ -138,8 +136,7 @@ pub async fn get(
         (status = 204, description = "Deleted with all its faces"),
         (status = 400, description = "an `external_id` that is not 1-255 of `[A-Za-z0-9_.:-]` (`invalid_identifier`)", body = ErrorBody),
         (status = 404, description = "unknown collection (`collection_not_found`)", body = ErrorBody),
-        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
-        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+        KeyErrors,
     ),
     security(("api_key" = [])),
 )]
@@ -162,13 +159,10 @@ pub async fn delete(
     request_body(content = IndexFaceForm, content_type = "multipart/form-data"),
     responses(
         (status = 201, description = "The largest face, indexed", body = IndexedFaceDto),
-        (status = 400, description = "missing field, empty or unreadable image (`missing_field`, `empty_image`, `invalid_image`, ...)", body = ErrorBody),
-        (status = 413, description = "a file over 8 MB or a body over the total bound (`image_too_large`, `request_too_large`, `image_too_many_pixels`)", body = ErrorBody),
-        (status = 415, description = "not JPEG, PNG or WebP, or not multipart (`unsupported_image_format`, `unsupported_media_type`)", body = ErrorBody),
+        UploadErrors,
         (status = 422, description = "no face found (`no_face`), or below the quality filter (`face_quality_too_low`, with the reasons)", body = ErrorBody),
         (status = 404, description = "unknown collection (`collection_not_found`)", body = ErrorBody),
-        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
-        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+        KeyErrors,
     ),
     security(("api_key" = [])),
 )]
@@ -229,8 +223,7 @@ pub async fn index_face(
         (status = 200, description = "One page of the collection's faces, oldest first", body = FaceList),
         (status = 400, description = "bad identifier or parameter (`invalid_identifier`, `invalid_parameter`, `unknown_parameter`)", body = ErrorBody),
         (status = 404, description = "unknown collection (`collection_not_found`)", body = ErrorBody),
-        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
-        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+        KeyErrors,
     ),
     security(("api_key" = [])),
 )]
@@ -272,8 +265,7 @@ pub async fn list_faces(
         (status = 200, description = "The indexed face", body = IndexedFaceDto),
         (status = 400, description = "an `external_id` that is not 1-255 of `[A-Za-z0-9_.:-]` (`invalid_identifier`)", body = ErrorBody),
         (status = 404, description = "unknown collection or face (`collection_not_found`, `face_not_found`)", body = ErrorBody),
-        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
-        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+        KeyErrors,
     ),
     security(("api_key" = [])),
 )]
@@ -307,8 +299,7 @@ pub async fn get_face(
         (status = 204, description = "Deleted, with its vector"),
         (status = 400, description = "an `external_id` that is not 1-255 of `[A-Za-z0-9_.:-]` (`invalid_identifier`)", body = ErrorBody),
         (status = 404, description = "unknown collection or face (`collection_not_found`, `face_not_found`)", body = ErrorBody),
-        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
-        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+        KeyErrors,
     ),
     security(("api_key" = [])),
 )]

@@ -9,6 +9,7 @@ use crate::auth::Tenant;
 use crate::dto::{CompareResponse, CompareV1Response, DetectResponse};
 use crate::error::{ApiError, ErrorBody};
 use crate::openapi::{CompareForm, CompareV1Form, ImageForm};
+use crate::openapi::{KeyErrors, UploadErrors};
 use crate::service::{self, DEFAULT_THRESHOLD};
 use crate::upload::{FormSpec, read_form};
 
@@ -19,11 +20,8 @@ use crate::upload::{FormSpec, read_form};
     request_body(content = ImageForm, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "Every face found, largest first", body = DetectResponse),
-        (status = 400, description = "missing field, empty or unreadable image (`missing_field`, `empty_image`, `invalid_image`, ...)", body = ErrorBody),
-        (status = 413, description = "a file over 8 MB or a body over the total bound (`image_too_large`, `request_too_large`, `image_too_many_pixels`)", body = ErrorBody),
-        (status = 415, description = "not JPEG, PNG or WebP, or not multipart (`unsupported_image_format`, `unsupported_media_type`)", body = ErrorBody),
-        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
-        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+        UploadErrors,
+        KeyErrors,
     ),
     security(("api_key" = [])),
 )]
@@ -75,12 +73,9 @@ async fn compare_fields(
     request_body(content = CompareForm, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "Similarity of the largest face of each image", body = CompareResponse),
-        (status = 400, description = "missing field, empty or unreadable image (`missing_field`, `empty_image`, `invalid_image`, ...)", body = ErrorBody),
-        (status = 413, description = "a file over 8 MB or a body over the total bound (`image_too_large`, `request_too_large`, `image_too_many_pixels`)", body = ErrorBody),
-        (status = 415, description = "not JPEG, PNG or WebP, or not multipart (`unsupported_image_format`, `unsupported_media_type`)", body = ErrorBody),
+        UploadErrors,
         (status = 422, description = "no face found (`no_face`)", body = ErrorBody),
-        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
-        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+        KeyErrors,
     ),
     security(("api_key" = [])),
 )]
@@ -100,12 +95,9 @@ pub async fn compare(
     request_body(content = CompareV1Form, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "Similarity of the largest face of each image", body = CompareV1Response),
-        (status = 400, description = "missing field, empty or unreadable image (`missing_field`, `empty_image`, `invalid_image`, ...)", body = ErrorBody),
-        (status = 413, description = "a file over 8 MB or a body over the total bound (`image_too_large`, `request_too_large`, `image_too_many_pixels`)", body = ErrorBody),
-        (status = 415, description = "not JPEG, PNG or WebP, or not multipart (`unsupported_image_format`, `unsupported_media_type`)", body = ErrorBody),
+        UploadErrors,
         (status = 422, description = "no face found (`no_face`)", body = ErrorBody),
-        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
-        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+        KeyErrors,
     ),
     security(("api_key" = [])),
 )]

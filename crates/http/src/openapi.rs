@@ -6,7 +6,7 @@
 
 use actix_web::HttpResponse;
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
-use utoipa::{Modify, OpenApi, ToSchema};
+use utoipa::{IntoResponses, Modify, OpenApi, ToSchema};
 
 use crate::{collections, dto, error, faces, health, observability, search};
 
@@ -53,6 +53,33 @@ pub struct IndexFaceForm {
     external_face_id: String,
     #[schema(pattern = "^(auto|none)$")]
     quality_filter: Option<String>,
+}
+
+/// The answers of every route behind an API key, besides its own.
+#[derive(Debug, IntoResponses)]
+#[allow(dead_code)]
+pub enum KeyErrors {
+    /// missing, unknown or revoked API key (`unauthorized`)
+    #[response(status = 401)]
+    Unauthorized(error::ErrorBody),
+    /// over the key's rate limit (`rate_limited`); see `Retry-After`
+    #[response(status = 429)]
+    RateLimited(error::ErrorBody),
+}
+
+/// The answers of every route that reads an uploaded image, besides its own.
+#[derive(Debug, IntoResponses)]
+#[allow(dead_code)]
+pub enum UploadErrors {
+    /// missing field, empty or unreadable image (`missing_field`, `empty_image`, `invalid_image`, ...)
+    #[response(status = 400)]
+    BadUpload(error::ErrorBody),
+    /// a file over 8 MB or a body over the total bound (`image_too_large`, `request_too_large`, `image_too_many_pixels`)
+    #[response(status = 413)]
+    TooLarge(error::ErrorBody),
+    /// not JPEG, PNG or WebP, or not multipart (`unsupported_image_format`, `unsupported_media_type`)
+    #[response(status = 415)]
+    UnsupportedMedia(error::ErrorBody),
 }
 
 struct BearerKey;

@@ -10,6 +10,7 @@ use crate::collections::Query;
 use crate::dto::SearchResponse;
 use crate::error::{ApiError, ErrorBody};
 use crate::openapi::ImageForm;
+use crate::openapi::{KeyErrors, UploadErrors};
 use crate::params;
 use crate::service;
 use crate::upload::{FormSpec, read_form};
@@ -28,8 +29,7 @@ use crate::upload::{FormSpec, read_form};
         (status = 200, description = "Hits, best first", body = SearchResponse),
         (status = 400, description = "bad identifier or parameter (`invalid_identifier`, `invalid_parameter`, `unknown_parameter`)", body = ErrorBody),
         (status = 404, description = "unknown collection or face (`collection_not_found`, `face_not_found`)", body = ErrorBody),
-        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
-        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+        KeyErrors,
     ),
     security(("api_key" = [])),
 )]
@@ -62,13 +62,10 @@ pub async fn search_by_face(
     request_body(content = ImageForm, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "Hits for the largest face of the image, which is not indexed", body = SearchResponse),
-        (status = 400, description = "missing field, empty or unreadable image (`missing_field`, `empty_image`, `invalid_image`, ...)", body = ErrorBody),
-        (status = 413, description = "a file over 8 MB or a body over the total bound (`image_too_large`, `request_too_large`, `image_too_many_pixels`)", body = ErrorBody),
-        (status = 415, description = "not JPEG, PNG or WebP, or not multipart (`unsupported_image_format`, `unsupported_media_type`)", body = ErrorBody),
+        UploadErrors,
         (status = 422, description = "no face found (`no_face`)", body = ErrorBody),
         (status = 404, description = "unknown collection (`collection_not_found`)", body = ErrorBody),
-        (status = 401, description = "missing, unknown or revoked API key (`unauthorized`)", body = ErrorBody),
-        (status = 429, description = "over the key's rate limit (`rate_limited`); see `Retry-After`", body = ErrorBody),
+        KeyErrors,
     ),
     security(("api_key" = [])),
 )]

@@ -71,6 +71,13 @@ async fn operational_routes_and_the_openapi_document_match_the_router() {
         assert!(schemas.contains_key(name), "{name} missing");
     }
     assert!(doc["components"]["securitySchemes"]["api_key"].is_object());
+    let detect = &doc["paths"]["/api/v2/faces:detect"]["post"]["responses"];
+    for status in ["200", "400", "401", "413", "415", "429"] {
+        assert!(
+            detect[status].is_object(),
+            "detect lacks {status}: {detect}"
+        );
+    }
 
     let (status, body) = call!(app, "GET", "/healthz", None, None);
     assert_eq!((status, body["status"].as_str()), (200, Some("ok")));
