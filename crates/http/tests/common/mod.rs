@@ -10,7 +10,13 @@ use actix_web::test;
 use facegate_http::AppState;
 use serde_json::Value;
 
-pub const BOUNDARY: &str = "facegate-route-test-4d2e";
+macro_rules! boundary {
+    () => {
+        "facegate-route-test-4d2e"
+    };
+}
+pub const BOUNDARY: &str = boundary!();
+const FORM_CONTENT_TYPE: &str = concat!("multipart/form-data; boundary=", boundary!());
 
 pub fn testdata(relative: &str) -> Vec<u8> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -123,9 +129,7 @@ macro_rules! call {
 }
 
 pub fn form(fields: &[(&str, Part<'_>)]) -> Option<(&'static str, Vec<u8>)> {
-    let content_type: &'static str =
-        Box::leak(format!("multipart/form-data; boundary={BOUNDARY}").into_boxed_str());
-    Some((content_type, multipart(fields)))
+    Some((FORM_CONTENT_TYPE, multipart(fields)))
 }
 
 pub fn json(value: Value) -> Option<(&'static str, Vec<u8>)> {
