@@ -1,6 +1,7 @@
 //! Where one frame's analysis time goes: times each stage of `observe` separately (decode,
-//! selfie detector, mesh pass, anti-spoof, embedding, pixel signals, parallax patch) over the
-//! JPEG frames of a folder, and prints the median of each in milliseconds.
+//! selfie detector, mesh pass, anti-spoof, embedding, pixel signals, parallax patches and the
+//! pair measure of the motion layer) over the JPEG frames of a folder, and prints the median of
+//! each in milliseconds.
 //!
 //! `cargo run --release -p facegate-liveness-engine --example stage_costs -- models FRAMES_DIR`
 
@@ -8,7 +9,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use face_engine::{DetectMode, DetectOptions, FaceEngine, Image};
-use facegate_liveness_engine::parallax::FacePatch;
+use facegate_liveness_engine::observation::RIGID_POINTS;
+use facegate_liveness_engine::parallax::{FacePatch, ParallaxTracker};
 use facegate_liveness_engine::signals;
 
 fn median(mut samples: Vec<f64>) -> f64 {
@@ -44,8 +46,10 @@ fn main() {
         "moire",
         "boundary",
         "parallax_patch",
+        "parallax_pair",
         "detect_group",
     ];
+    let mut tracker = ParallaxTracker::default();
     let mut samples: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
     let selfie = DetectOptions {
         mode: DetectMode::Selfie,
@@ -85,10 +89,16 @@ fn main() {
         timed(&mut samples[7], || {
             signals::boundary_sharpness_ratio(image.rgb(), &face.bbox)
         });
-        timed(&mut samples[8], || {
+        let patch = timed(&mut samples[8], || {
             FacePatch::capture(image.rgb(), &face.bbox)
         });
-        timed(&mut samples[9], || {
+        let rigid: Vec<_> = RIGID_POINTS.iter().map(|&i| mesh.point(i)).collect();
+        let eye_span = mesh.point(33).distance(mesh.point(263));
+        let mut pair = Vec::new();
+        if timed(&mut pair, || tracker.push(patch, &rigid, eye_span)).is_some() {
+            samples[9].extend(pair);
+        }
+        timed(&mut samples[10], || {
             engine.detect(&image, &group).expect("stage")
         });
     }

@@ -16,9 +16,11 @@ pub mod layers;
 pub mod mailbox;
 pub mod observation;
 pub mod parallax;
+pub mod patch;
 pub mod replay;
 mod session;
 pub mod signals;
+pub mod surround;
 
 pub use challenge::ChallengeKind;
 pub use config::{LivenessConfig, LivenessMode};

@@ -11,54 +11,36 @@ use face_engine::geometry::{Affine, BoundingBox, Point};
 use image::RgbImage;
 
 use crate::homography::{Homography, residuals};
-use crate::signals::grey_patch;
+use crate::patch::{BLOCK, GreyPatch, ssd};
+use crate::surround::{self, SURROUND_HALF, SURROUND_SIDE, SurroundMotion};
 
 /// Side of the face patch kept for the next frames' comparisons. 160 px keeps a 640×480
 /// frame's face near full resolution: at 96 px the matching noise of a flat photo (0.0026–
 /// 0.0080 eye spans) reached into the live range; at 160 it is 0.0015–0.0063 (docs/accuracy.md).
 pub const PATCH_SIDE: usize = 160;
-const BLOCK: i32 = 6; // half-size of the 13×13 matching block
 const SEARCH: i32 = 6;
 const TRACKED_POINTS: usize = 60;
 
-/// A grey, square patch around the face, with its place in the image.
+/// The grey face patch and the wider patch of its surroundings, kept for later frames.
 #[derive(Debug, Clone)]
 pub struct FacePatch {
-    grey: Vec<f32>,
-    origin: Point,
-    /// Image pixels per patch pixel.
-    scale: f32,
+    face: GreyPatch,
+    surround: GreyPatch,
 }
 
 impl FacePatch {
     pub fn capture(img: &RgbImage, bbox: &BoundingBox) -> Self {
-        let c = bbox.center();
-        let half = 0.6 * bbox.width.max(bbox.height);
-        let square = BoundingBox::from_corners(c.x - half, c.y - half, c.x + half, c.y + half);
+        let centre = bbox.center();
+        let side = bbox.width.max(bbox.height);
         Self {
-            grey: grey_patch(img, &square, PATCH_SIDE),
-            origin: Point::new(square.x, square.y),
-            scale: square.width / PATCH_SIDE as f32,
+            face: GreyPatch::capture(img, centre, 0.6 * side, PATCH_SIDE),
+            surround: GreyPatch::capture(img, centre, SURROUND_HALF * side, SURROUND_SIDE),
         }
     }
 
-    fn at(&self, u: i32, v: i32) -> f32 {
-        let side = PATCH_SIDE as i32;
-        self.grey[(v.clamp(0, side - 1) * side + u.clamp(0, side - 1)) as usize]
-    }
-
-    fn to_image(&self, u: f32, v: f32) -> Point {
-        Point::new(
-            self.origin.x + (u + 0.5) * self.scale,
-            self.origin.y + (v + 0.5) * self.scale,
-        )
-    }
-
-    fn to_patch(&self, p: Point) -> (f32, f32) {
-        (
-            (p.x - self.origin.x) / self.scale - 0.5,
-            (p.y - self.origin.y) / self.scale - 0.5,
-        )
+    /// The patch of the face's surroundings.
+    pub fn surround(&self) -> &GreyPatch {
+        &self.surround
     }
 }
 
@@ -109,6 +91,8 @@ pub struct PairParallax {
     pub shape_change: f32,
     /// Residual after the best homography: what no plane explains.
     pub off_plane: f32,
+    /// Whether the face's surroundings moved with its plane ([`surround`]).
+    pub surround: SurroundMotion,
 }
 
 /// Tracks textured points from `a` to `b`; `predict` maps image points of frame `a` to where
@@ -119,11 +103,12 @@ pub fn measure(
     predict: &Affine,
     eye_span: f32,
 ) -> Option<PairParallax> {
+    let (a, b, around_a, around_b) = (&a.face, &b.face, &a.surround, &b.surround);
     let mut candidates: Vec<(f32, i32, i32)> = Vec::new();
     let margin = BLOCK + SEARCH + 8;
     for v in (margin..PATCH_SIDE as i32 - margin).step_by(6) {
         for u in (margin..PATCH_SIDE as i32 - margin).step_by(6) {
-            candidates.push((texture(a, u, v), u, v));
+            candidates.push((a.texture(u, v), u, v));
         }
     }
     candidates.sort_by(|x, y| y.0.total_cmp(&x.0));
@@ -142,18 +127,19 @@ pub fn measure(
     if from.len() < 12 {
         return None;
     }
-    let (similarity, homography) = trimmed_residuals(&from, &to)?;
+    let (similarity, homography, face_motion) = trimmed_residuals(&from, &to)?;
     let unit = eye_span.max(1.0);
     Some(PairParallax {
         shape_change: similarity / unit,
         off_plane: homography / unit,
+        surround: surround::classify(around_a, around_b, &face_motion),
     })
 }
 
 /// [`residuals`] after dropping the quarter of tracks the homography fits worst (mismatched
 /// blocks on flat skin or at the hairline), so what remains is systematic, not a few bad
 /// matches.
-fn trimmed_residuals(from: &[Point], to: &[Point]) -> Option<(f32, f32)> {
+fn trimmed_residuals(from: &[Point], to: &[Point]) -> Option<(f32, f32, Homography)> {
     let homography = Homography::fit(from, to)?;
     let mut errors: Vec<(f32, usize)> = from
         .iter()
@@ -165,43 +151,18 @@ fn trimmed_residuals(from: &[Point], to: &[Point]) -> Option<(f32, f32)> {
     let keep: Vec<usize> = errors[..errors.len() * 3 / 4].iter().map(|e| e.1).collect();
     let from: Vec<Point> = keep.iter().map(|&i| from[i]).collect();
     let to: Vec<Point> = keep.iter().map(|&i| to[i]).collect();
-    residuals(&from, &to)
-}
-
-/// Mean squared gradient in the block around (u, v).
-fn texture(p: &FacePatch, u: i32, v: i32) -> f32 {
-    let mut sum = 0.0;
-    for dv in -BLOCK..=BLOCK {
-        for du in -BLOCK..=BLOCK {
-            let gx = p.at(u + du + 1, v + dv) - p.at(u + du - 1, v + dv);
-            let gy = p.at(u + du, v + dv + 1) - p.at(u + du, v + dv - 1);
-            sum += gx * gx + gy * gy;
-        }
-    }
-    sum / ((2 * BLOCK + 1) * (2 * BLOCK + 1)) as f32
-}
-
-fn ssd(a: &FacePatch, b: &FacePatch, u: i32, v: i32, ub: i32, vb: i32) -> f32 {
-    let mut sum = 0.0;
-    for dv in -BLOCK..=BLOCK {
-        for du in -BLOCK..=BLOCK {
-            let d = a.at(u + du, v + dv) - b.at(ub + du, vb + dv);
-            sum += d * d;
-        }
-    }
-    sum
+    let (similarity, off_plane) = residuals(&from, &to)?;
+    Some((similarity, off_plane, Homography::fit(&from, &to)?))
 }
 
 /// Best match of block (u, v) of `a` near `guess` in `b`, refined to sub-pixel.
-fn track(a: &FacePatch, b: &FacePatch, u: i32, v: i32, guess: (f32, f32)) -> Option<(f32, f32)> {
+fn track(a: &GreyPatch, b: &GreyPatch, u: i32, v: i32, guess: (f32, f32)) -> Option<(f32, f32)> {
     let (gu, gv) = (guess.0.round() as i32, guess.1.round() as i32);
-    let side = PATCH_SIDE as i32;
-    let inside = |x: i32| x - BLOCK > 0 && x + BLOCK + 1 < side;
     let mut best = (f32::INFINITY, gu, gv);
     for dv in -SEARCH..=SEARCH {
         for du in -SEARCH..=SEARCH {
             let (ub, vb) = (gu + du, gv + dv);
-            if !inside(ub) || !inside(vb) {
+            if !b.holds_block(ub, vb) {
                 continue;
             }
             let cost = ssd(a, b, u, v, ub, vb);

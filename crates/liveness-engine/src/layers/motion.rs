@@ -8,12 +8,22 @@
 //! (*off-plane*, in eye spans) is matching noise for a photo and noise plus parallax,
 //! expression and shading change for a face.
 //!
+//! The face's surroundings give a second, independent test (`surround.rs`): a photo carries
+//! its surroundings with it, so ring blocks around the face move with the face's plane; around
+//! a live head the room stays put (or, when the camera moves, the head still moves on its own
+//! now and then). Measured share of decisive ring blocks that moved with the face: live
+//! footage 0.00–0.73 (highest: a wobbling laptop camera and a talking head on a flat blue
+//! screen), perspective-warped photos 0.96–1.00 (docs/accuracy.md).
+//!
 //! Score: 0.4 + 0.6 × the median off-plane residual rescaled ([`PLANAR_ATTACK`] → 0,
 //! 0.009 → 1); with too few trackable pairs, the natural micro-motion (sway, blinks), at most
-//! 0.8. Attack: median off-plane below [`PLANAR_ATTACK`] over at least [`MIN_PAIRS`] pairs.
-//! Cannot catch a 3-D mask (it has real depth), a digital injection of real footage (layers 1
-//! and 3 are for that), and, on webcam-grade footage, only the flattest warps of a photo: the
-//! measured ranges overlap (see [`PLANAR_ATTACK`]).
+//! 0.8. Attack: median off-plane below [`PLANAR_ATTACK`] over at least [`MIN_PAIRS`] pairs, or
+//! surroundings moving with the face (share at least [`SURROUND_ATTACK`] over at least
+//! [`MIN_SURROUND_PAIRS`] pairs).
+//! Cannot catch a 3-D mask (it has real depth) or a digital injection of real footage (layers
+//! 1 and 3 are for that). The surround test cannot catch a photo cut to the face's outline
+//! and held in front of a real room (the room around it stays put), and it would wrongly see a
+//! flat scene in a camera that moves while the head stays perfectly still for the whole hold.
 
 use super::{Layer, LayerScore, faces, quantile, ramp};
 use crate::homography::rms_distance;
@@ -29,6 +39,12 @@ pub const MIN_PAIRS: usize = 8;
 /// The line sits below every live session, so it only
 /// catches the flattest warps; the rest of the overlap lowers the score without a veto.
 pub const PLANAR_ATTACK: f32 = 0.0033;
+/// Share of decisive ring blocks moving with the face at which the face and its
+/// surroundings count as one flat picture (measured: live at most 0.73, warped photos at
+/// least 0.96).
+pub const SURROUND_ATTACK: f32 = 0.9;
+/// Pairs with decisive ring blocks needed before the surroundings are judged.
+pub const MIN_SURROUND_PAIRS: usize = 4;
 /// Median off-plane residual of clearly 3-D motion.
 const DEPTH_LIVE: f32 = 0.009;
 
@@ -44,7 +60,27 @@ pub struct MotionSummary {
     /// 90th percentile of displacement from the first frame, in eye spans.
     pub sway: f32,
     pub blinked: bool,
+    /// Ring blocks around the face that moved with its plane, over all pairs.
+    pub surround_with_face: usize,
+    /// Ring blocks that stayed while the face moved, over all pairs.
+    pub surround_stayed: usize,
+    /// Pairs with at least [`DECISIVE_PAIR`] decisive ring blocks.
+    pub surround_pairs: usize,
 }
+
+impl MotionSummary {
+    /// Share of the decisive ring blocks that moved with the face; NaN with none.
+    pub fn surround_share(&self) -> f32 {
+        let decisive = self.surround_with_face + self.surround_stayed;
+        if decisive == 0 {
+            return f32::NAN;
+        }
+        self.surround_with_face as f32 / decisive as f32
+    }
+}
+
+/// Decisive ring blocks a pair needs before its share counts.
+pub const DECISIVE_PAIR: usize = 6;
 
 pub fn summarise(frames: &[FrameObservation]) -> MotionSummary {
     let observed: Vec<&FaceObservation> = faces(frames).collect();
@@ -65,7 +101,19 @@ pub fn summarise(frames: &[FrameObservation]) -> MotionSummary {
     let blinked = observed
         .iter()
         .any(|f| f.eye_openness < 0.6 * median_openness);
+    let surround_with_face = pairs
+        .iter()
+        .map(|p| usize::from(p.surround.with_face))
+        .sum();
+    let surround_stayed = pairs.iter().map(|p| usize::from(p.surround.stayed)).sum();
+    let surround_pairs = pairs
+        .iter()
+        .filter(|p| usize::from(p.surround.with_face + p.surround.stayed) >= DECISIVE_PAIR)
+        .count();
     MotionSummary {
+        surround_with_face,
+        surround_stayed,
+        surround_pairs,
         pairs: pairs.len(),
         shape_pairs,
         off_plane,
@@ -77,9 +125,20 @@ pub fn summarise(frames: &[FrameObservation]) -> MotionSummary {
 pub fn score(frames: &[FrameObservation]) -> LayerScore {
     let m = summarise(frames);
     let reason = format!(
-        "off-plane {:.4} eye spans over {} tracked pairs ({} changing shape), sway {:.3} eye spans, blink {}",
-        m.off_plane, m.pairs, m.shape_pairs, m.sway, m.blinked
+        "off-plane {:.4} eye spans over {} tracked pairs ({} changing shape), sway {:.3} eye spans, blink {}; surroundings moved with the face in {:.2} of ring blocks ({} with, {} stayed, {} pairs)",
+        m.off_plane,
+        m.pairs,
+        m.shape_pairs,
+        m.sway,
+        m.blinked,
+        m.surround_share(),
+        m.surround_with_face,
+        m.surround_stayed,
+        m.surround_pairs
     );
+    if m.surround_pairs >= MIN_SURROUND_PAIRS && m.surround_share() >= SURROUND_ATTACK {
+        return LayerScore::attack(Layer::Motion, reason);
+    }
     if m.pairs >= MIN_PAIRS {
         if m.off_plane < PLANAR_ATTACK {
             return LayerScore::attack(Layer::Motion, reason);

@@ -1,0 +1,109 @@
+//! Grey pixel patches cut from a frame and the block-matching primitives the motion
+//! measures share: texture energy, sum of squared differences, and the mapping between patch
+//! and image coordinates.
+
+use face_engine::geometry::{BoundingBox, Point};
+use image::RgbImage;
+
+use crate::signals::grey_patch;
+
+/// Half-size of a matching block: blocks are 13×13 patch pixels.
+pub const BLOCK: i32 = 6;
+
+/// A square grey patch of a frame, with its place in the image.
+#[derive(Debug, Clone)]
+pub struct GreyPatch {
+    grey: Vec<f32>,
+    side: usize,
+    origin: Point,
+    /// Image pixels per patch pixel.
+    scale: f32,
+    image_size: (f32, f32),
+}
+
+impl GreyPatch {
+    /// The square of half-size `half` around `centre`, sampled at `side`×`side`.
+    pub fn capture(img: &RgbImage, centre: Point, half: f32, side: usize) -> Self {
+        let square = BoundingBox::from_corners(
+            centre.x - half,
+            centre.y - half,
+            centre.x + half,
+            centre.y + half,
+        );
+        Self {
+            grey: grey_patch(img, &square, side),
+            side,
+            origin: Point::new(square.x, square.y),
+            scale: square.width / side as f32,
+            image_size: (img.width() as f32, img.height() as f32),
+        }
+    }
+
+    pub fn side(&self) -> i32 {
+        self.side as i32
+    }
+
+    /// Image pixels per patch pixel.
+    pub fn scale(&self) -> f32 {
+        self.scale
+    }
+
+    pub fn at(&self, u: i32, v: i32) -> f32 {
+        let side = self.side as i32;
+        self.grey[(v.clamp(0, side - 1) * side + u.clamp(0, side - 1)) as usize]
+    }
+
+    pub fn to_image(&self, u: f32, v: f32) -> Point {
+        Point::new(
+            self.origin.x + (u + 0.5) * self.scale,
+            self.origin.y + (v + 0.5) * self.scale,
+        )
+    }
+
+    pub fn to_patch(&self, p: Point) -> (f32, f32) {
+        (
+            (p.x - self.origin.x) / self.scale - 0.5,
+            (p.y - self.origin.y) / self.scale - 0.5,
+        )
+    }
+
+    /// Whether a block centred on (u, v) lies wholly inside the patch.
+    pub fn holds_block(&self, u: i32, v: i32) -> bool {
+        let side = self.side as i32;
+        u - BLOCK > 0 && u + BLOCK + 1 < side && v - BLOCK > 0 && v + BLOCK + 1 < side
+    }
+
+    /// Whether the block centred on (u, v) samples real image pixels only (patches are
+    /// padded by repeating the image's edge, which moves with nothing).
+    pub fn block_in_image(&self, u: i32, v: i32) -> bool {
+        let reach = (BLOCK + 1) as f32;
+        let low = self.to_image(u as f32 - reach, v as f32 - reach);
+        let high = self.to_image(u as f32 + reach, v as f32 + reach);
+        low.x >= 0.0 && low.y >= 0.0 && high.x < self.image_size.0 && high.y < self.image_size.1
+    }
+
+    /// Mean squared gradient in the block around (u, v).
+    pub fn texture(&self, u: i32, v: i32) -> f32 {
+        let mut sum = 0.0;
+        for dv in -BLOCK..=BLOCK {
+            for du in -BLOCK..=BLOCK {
+                let gx = self.at(u + du + 1, v + dv) - self.at(u + du - 1, v + dv);
+                let gy = self.at(u + du, v + dv + 1) - self.at(u + du, v + dv - 1);
+                sum += gx * gx + gy * gy;
+            }
+        }
+        sum / ((2 * BLOCK + 1) * (2 * BLOCK + 1)) as f32
+    }
+}
+
+/// Sum of squared differences between block (u, v) of `a` and block (ub, vb) of `b`.
+pub fn ssd(a: &GreyPatch, b: &GreyPatch, u: i32, v: i32, ub: i32, vb: i32) -> f32 {
+    let mut sum = 0.0;
+    for dv in -BLOCK..=BLOCK {
+        for du in -BLOCK..=BLOCK {
+            let d = a.at(u + du, v + dv) - b.at(ub + du, vb + dv);
+            sum += d * d;
+        }
+    }
+    sum
+}

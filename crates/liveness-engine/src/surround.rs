@@ -1,0 +1,166 @@
+//! Whether the face's surroundings move with it as one plane. A photo held to the camera
+//! carries its own surroundings (hair, shoulders, the room it was taken in, its border): when
+//! the photo moves, all of it moves by the face's homography. A live head moves against a
+//! room that stays where it is, and the hair, ears and shoulders around a real face sit off
+//! the face's plane, so when the head moves they follow no single plane with it.
+//!
+//! Textured blocks of a ring around the face (outside the face square, inside a square twice
+//! its size) are tested against two hypotheses between two frames: *moved with the face*
+//! (the face's homography) or *stayed* (the same image place). Only blocks whose two
+//! predictions lie far enough apart to be told apart count, and only when one hypothesis
+//! matches clearly better than the other (noise, flat walls and occluded blocks abstain).
+
+use face_engine::geometry::Point;
+
+use crate::homography::Homography;
+use crate::patch::{GreyPatch, ssd};
+
+/// Side of the surround patch in patch pixels.
+pub const SURROUND_SIDE: usize = 256;
+/// Half-size of the surround square, in face-box sides (the face square is 0.6).
+pub const SURROUND_HALF: f32 = 1.2;
+/// The face square's share of the surround square's half-size.
+const INNER: f32 = 0.6 / SURROUND_HALF;
+const GRID_STEP: usize = 5;
+const RING_POINTS: usize = 80;
+const MIN_TEXTURE: f32 = 6.0;
+/// Predictions closer than this (patch pixels) cannot be told apart by a ±1 px search.
+const MIN_SEPARATION: f32 = 3.0;
+/// The losing hypothesis must match at least this much worse than the winner.
+const DECISIVE_RATIO: f32 = 1.5;
+
+/// The decisive ring blocks of one frame pair.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SurroundMotion {
+    /// Blocks that moved with the face's plane.
+    pub with_face: u16,
+    /// Blocks that stayed where they were while the face moved.
+    pub stayed: u16,
+}
+
+/// Classifies the textured ring blocks of `a` by where they are found in `b`; `face_motion`
+/// maps image points of frame `a` to frame `b` as the face's plane moved.
+pub fn classify(a: &GreyPatch, b: &GreyPatch, face_motion: &Homography) -> SurroundMotion {
+    let side = a.side();
+    let centre = side as f32 / 2.0;
+    let inner = INNER * centre;
+    let mut candidates: Vec<(f32, i32, i32)> = Vec::new();
+    for v in (0..side).step_by(GRID_STEP) {
+        for u in (0..side).step_by(GRID_STEP) {
+            let off_centre = (u as f32 - centre).abs().max((v as f32 - centre).abs());
+            if off_centre <= inner || !a.holds_block(u, v) || !a.block_in_image(u, v) {
+                continue;
+            }
+            let energy = a.texture(u, v);
+            if energy >= MIN_TEXTURE {
+                candidates.push((energy, u, v));
+            }
+        }
+    }
+    candidates.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let mut motion = SurroundMotion::default();
+    for &(_, u, v) in candidates.iter().take(RING_POINTS) {
+        let here = a.to_image(u as f32, v as f32);
+        let with_face = b.to_patch(face_motion.apply(here));
+        let stayed = b.to_patch(here);
+        let separation =
+            Point::new(with_face.0, with_face.1).distance(Point::new(stayed.0, stayed.1));
+        if separation < MIN_SEPARATION {
+            continue;
+        }
+        let (Some(cost_face), Some(cost_stay)) = (
+            best_near(a, b, u, v, with_face),
+            best_near(a, b, u, v, stayed),
+        ) else {
+            continue;
+        };
+        if cost_face * DECISIVE_RATIO < cost_stay {
+            motion.with_face += 1;
+        } else if cost_stay * DECISIVE_RATIO < cost_face {
+            motion.stayed += 1;
+        }
+    }
+    motion
+}
+
+/// Lowest block difference within ±1 px of `guess`; `None` when the block leaves the patch.
+fn best_near(a: &GreyPatch, b: &GreyPatch, u: i32, v: i32, guess: (f32, f32)) -> Option<f32> {
+    let (gu, gv) = (guess.0.round() as i32, guess.1.round() as i32);
+    let mut best: Option<f32> = None;
+    for dv in -1..=1 {
+        for du in -1..=1 {
+            if !b.holds_block(gu + du, gv + dv) || !b.block_in_image(gu + du, gv + dv) {
+                return None;
+            }
+            let cost = ssd(a, b, u, v, gu + du, gv + dv);
+            best = Some(best.map_or(cost, |c: f32| c.min(cost)));
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use face_engine::geometry::BoundingBox;
+    use image::{Rgb, RgbImage};
+
+    use super::*;
+    use crate::parallax::FacePatch;
+
+    /// A textured 640×480 frame whose face box (200..320, 160..280) content is shifted by
+    /// `face_shift` and the rest by `room_shift` pixels to the right.
+    fn frame(face_shift: u32, room_shift: u32) -> RgbImage {
+        let texture = |x: u32, y: u32| {
+            ((x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) % 251) as u8
+        };
+        RgbImage::from_fn(640, 480, |x, y| {
+            let in_face =
+                (200 + face_shift..320 + face_shift).contains(&x) && (160..280).contains(&y);
+            let shift = if in_face { face_shift } else { room_shift };
+            let v = texture(x.wrapping_sub(shift), y);
+            Rgb([v, v, v])
+        })
+    }
+
+    fn ring_motion(face_shift: u32, room_shift: u32) -> SurroundMotion {
+        let face_a = BoundingBox::from_corners(200.0, 160.0, 320.0, 280.0);
+        let face_b = BoundingBox::from_corners(
+            200.0 + face_shift as f32,
+            160.0,
+            320.0 + face_shift as f32,
+            280.0,
+        );
+        let a = FacePatch::capture(&frame(0, 0), &face_a);
+        let b = FacePatch::capture(&frame(face_shift, room_shift), &face_b);
+        let moved = Homography([
+            1.0,
+            0.0,
+            f64::from(face_shift),
+            0.0,
+            1.0,
+            0.0,
+            0.0,
+            0.0,
+            1.0,
+        ]);
+        classify(a.surround(), b.surround(), &moved)
+    }
+
+    #[test]
+    fn surroundings_that_move_with_the_face_are_seen_as_one_picture() {
+        let m = ring_motion(8, 8);
+        assert!(m.with_face >= 20 && m.stayed == 0, "{m:?}");
+    }
+
+    #[test]
+    fn a_room_that_stays_while_the_face_moves_is_seen_as_staying() {
+        let m = ring_motion(8, 0);
+        assert!(m.stayed >= 20 && m.with_face <= 2, "{m:?}");
+    }
+
+    #[test]
+    fn a_face_that_barely_moves_decides_nothing() {
+        let m = ring_motion(1, 0);
+        assert_eq!(m, SurroundMotion::default());
+    }
+}
