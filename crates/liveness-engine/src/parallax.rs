@@ -16,7 +16,7 @@ use crate::surround::{self, SURROUND_HALF, SURROUND_SIDE, SurroundMotion};
 
 /// Side of the face patch kept for the next frames' comparisons. 160 px keeps a 640×480
 /// frame's face near full resolution: at 96 px the matching noise of a flat photo (0.0026–
-/// 0.0080 eye spans) reached into the live range; at 160 it is 0.0015–0.0063 (docs/accuracy.md).
+/// 0.0080 eye spans) reached into the live range; at 160 it is 0.0015–0.0069 (docs/accuracy.md).
 pub const PATCH_SIDE: usize = 160;
 const SEARCH: i32 = 6;
 const TRACKED_POINTS: usize = 60;
@@ -104,11 +104,12 @@ pub fn measure(
     eye_span: f32,
 ) -> Option<PairParallax> {
     let (a, b, around_a, around_b) = (&a.face, &b.face, &a.surround, &b.surround);
+    let texture = a.texture_map();
     let mut candidates: Vec<(f32, i32, i32)> = Vec::new();
     let margin = BLOCK + SEARCH + 8;
     for v in (margin..PATCH_SIDE as i32 - margin).step_by(6) {
         for u in (margin..PATCH_SIDE as i32 - margin).step_by(6) {
-            candidates.push((a.texture(u, v), u, v));
+            candidates.push((texture.at(u, v), u, v));
         }
     }
     candidates.sort_by(|x, y| y.0.total_cmp(&x.0));

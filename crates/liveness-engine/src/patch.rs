@@ -82,22 +82,75 @@ impl GreyPatch {
         low.x >= 0.0 && low.y >= 0.0 && high.x < self.image_size.0 && high.y < self.image_size.1
     }
 
-    /// Mean squared gradient in the block around (u, v).
-    pub fn texture(&self, u: i32, v: i32) -> f32 {
-        let mut sum = 0.0;
-        for dv in -BLOCK..=BLOCK {
-            for du in -BLOCK..=BLOCK {
-                let gx = self.at(u + du + 1, v + dv) - self.at(u + du - 1, v + dv);
-                let gy = self.at(u + du, v + dv + 1) - self.at(u + du, v + dv - 1);
-                sum += gx * gx + gy * gy;
+    /// Mean squared gradient of every block, ready to be read at any block centre.
+    pub fn texture_map(&self) -> TextureMap {
+        let side = self.side as i32;
+        let stride = self.side + 1;
+        let mut integral = vec![0.0f64; stride * stride];
+        for y in 0..side {
+            let mut row_sum = 0.0f64;
+            for x in 0..side {
+                let gx = self.at(x + 1, y) - self.at(x - 1, y);
+                let gy = self.at(x, y + 1) - self.at(x, y - 1);
+                row_sum += f64::from(gx * gx + gy * gy);
+                let i = (y as usize + 1) * stride + x as usize + 1;
+                integral[i] = integral[i - stride] + row_sum;
             }
         }
-        sum / ((2 * BLOCK + 1) * (2 * BLOCK + 1)) as f32
+        TextureMap { stride, integral }
+    }
+
+    /// Row `v` of the patch from column `u0`, `len` pixels (inside the patch).
+    fn row(&self, v: i32, u0: i32, len: usize) -> &[f32] {
+        let start = v as usize * self.side + u0 as usize;
+        &self.grey[start..start + len]
+    }
+}
+
+/// Block texture of a patch: an integral image of its squared gradients.
+#[derive(Debug, Clone)]
+pub struct TextureMap {
+    stride: usize,
+    integral: Vec<f64>,
+}
+
+impl TextureMap {
+    /// Mean squared gradient in the block around (u, v), which must lie inside the patch.
+    pub fn at(&self, u: i32, v: i32) -> f32 {
+        let last = self.stride as i32 - 2;
+        let (x0, y0) = (
+            (u - BLOCK).clamp(0, last) as usize,
+            (v - BLOCK).clamp(0, last) as usize,
+        );
+        let (x1, y1) = (
+            (u + BLOCK + 1).clamp(0, last + 1) as usize,
+            (v + BLOCK + 1).clamp(0, last + 1) as usize,
+        );
+        let s = self.stride;
+        let sum =
+            self.integral[y1 * s + x1] - self.integral[y0 * s + x1] - self.integral[y1 * s + x0]
+                + self.integral[y0 * s + x0];
+        (sum / f64::from((2 * BLOCK + 1) * (2 * BLOCK + 1))) as f32
     }
 }
 
 /// Sum of squared differences between block (u, v) of `a` and block (ub, vb) of `b`.
 pub fn ssd(a: &GreyPatch, b: &GreyPatch, u: i32, v: i32, ub: i32, vb: i32) -> f32 {
+    let width = (2 * BLOCK + 1) as usize;
+    if a.holds_block(u, v) && b.holds_block(ub, vb) {
+        // both blocks inside: whole rows, no clamping (the common case)
+        return (-BLOCK..=BLOCK)
+            .map(|dv| {
+                let row_a = a.row(v + dv, u - BLOCK, width);
+                let row_b = b.row(vb + dv, ub - BLOCK, width);
+                row_a
+                    .iter()
+                    .zip(row_b)
+                    .map(|(x, y)| (x - y) * (x - y))
+                    .sum::<f32>()
+            })
+            .sum();
+    }
     let mut sum = 0.0;
     for dv in -BLOCK..=BLOCK {
         for du in -BLOCK..=BLOCK {

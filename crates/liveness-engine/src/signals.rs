@@ -14,23 +14,38 @@ const SPECTRUM_SIDE: usize = 64;
 
 /// Samples a `side`×`side` grey patch (luma 0..255) of the box, bilinear, clamped at edges.
 pub fn grey_patch(img: &RgbImage, bbox: &BoundingBox, side: usize) -> Vec<f32> {
-    let (w, h) = (img.width() as i64, img.height() as i64);
-    let luma = |x: i64, y: i64| {
-        let p = img
-            .get_pixel(x.clamp(0, w - 1) as u32, y.clamp(0, h - 1) as u32)
-            .0;
-        0.299 * f32::from(p[0]) + 0.587 * f32::from(p[1]) + 0.114 * f32::from(p[2])
+    let (w, h) = (i64::from(img.width()), i64::from(img.height()));
+    let raw = img.as_raw();
+    let luma_at = |i: usize| {
+        0.299 * f32::from(raw[i]) + 0.587 * f32::from(raw[i + 1]) + 0.114 * f32::from(raw[i + 2])
     };
+    let index = |x: i64, y: i64| ((y.clamp(0, h - 1) * w + x.clamp(0, w - 1)) * 3) as usize;
     let mut out = Vec::with_capacity(side * side);
     for j in 0..side {
+        let y = bbox.y + (j as f32 + 0.5) * bbox.height / side as f32 - 0.5;
+        let y0 = y.floor();
+        let fy = y - y0;
+        let y0 = y0 as i64;
         for i in 0..side {
             let x = bbox.x + (i as f32 + 0.5) * bbox.width / side as f32 - 0.5;
-            let y = bbox.y + (j as f32 + 0.5) * bbox.height / side as f32 - 0.5;
-            let (x0, y0) = (x.floor(), y.floor());
-            let (fx, fy) = (x - x0, y - y0);
-            let (x0, y0) = (x0 as i64, y0 as i64);
-            let top = luma(x0, y0) * (1.0 - fx) + luma(x0 + 1, y0) * fx;
-            let bottom = luma(x0, y0 + 1) * (1.0 - fx) + luma(x0 + 1, y0 + 1) * fx;
+            let x0 = x.floor();
+            let fx = x - x0;
+            let x0 = x0 as i64;
+            let (tl, tr, bl, br) = if x0 >= 0 && y0 >= 0 && x0 + 1 < w && y0 + 1 < h {
+                // inside the image (almost always): no clamping
+                let top = ((y0 * w + x0) * 3) as usize;
+                let bottom = top + w as usize * 3;
+                (top, top + 3, bottom, bottom + 3)
+            } else {
+                (
+                    index(x0, y0),
+                    index(x0 + 1, y0),
+                    index(x0, y0 + 1),
+                    index(x0 + 1, y0 + 1),
+                )
+            };
+            let top = luma_at(tl) * (1.0 - fx) + luma_at(tr) * fx;
+            let bottom = luma_at(bl) * (1.0 - fx) + luma_at(br) * fx;
             out.push(top * (1.0 - fy) + bottom * fy);
         }
     }

@@ -44,6 +44,7 @@ pub fn classify(a: &GreyPatch, b: &GreyPatch, face_motion: &Homography) -> Surro
     let side = a.side();
     let centre = side as f32 / 2.0;
     let inner = INNER * centre;
+    let texture = a.texture_map();
     let mut candidates: Vec<(f32, i32, i32)> = Vec::new();
     for v in (0..side).step_by(GRID_STEP) {
         for u in (0..side).step_by(GRID_STEP) {
@@ -51,7 +52,7 @@ pub fn classify(a: &GreyPatch, b: &GreyPatch, face_motion: &Homography) -> Surro
             if off_centre <= inner || !a.holds_block(u, v) || !a.block_in_image(u, v) {
                 continue;
             }
-            let energy = a.texture(u, v);
+            let energy = texture.at(u, v);
             if energy >= MIN_TEXTURE {
                 candidates.push((energy, u, v));
             }

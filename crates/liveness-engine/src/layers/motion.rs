@@ -35,7 +35,7 @@ pub const SHAPE_CHANGE: f32 = 0.01;
 pub const MIN_PAIRS: usize = 8;
 /// Median off-plane residual (eye spans) below which the face moves like a flat picture.
 /// Measured (160-px tracking patch): live footage 0.0037–0.0157 (webcam clips and one
-/// expressions clip lowest), perspective-warped photos 0.0015–0.0063 (docs/accuracy.md).
+/// expressions clip lowest), perspective-warped photos 0.0015–0.0069 (docs/accuracy.md).
 /// The line sits below every live session, so it only
 /// catches the flattest warps; the rest of the overlap lowers the score without a veto.
 pub const PLANAR_ATTACK: f32 = 0.0033;
