@@ -1,21 +1,25 @@
 //! Cost of analysing one camera frame (decode, selfie detector, one mesh pass, anti-spoof,
 //! pixel signals), with and without the all-faces count and the identity embedding that a
-//! session adds on some frames. Frames come from the shared webcam video (ffmpeg).
+//! session adds on some frames, and the motion layer's per-frame work (the two grey patches and
+//! the pair measure against a frame 300 ms earlier). Frames come from the shared webcam video
+//! (ffmpeg).
 
 use std::path::Path;
 use std::process::Command;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use face_engine::geometry::Affine;
 use face_engine::{FaceEngine, Image};
 use facegate_liveness_engine::observation::observe;
+use facegate_liveness_engine::parallax::{self, FacePatch};
 
-fn webcam_frame() -> Vec<u8> {
-    let out = std::env::temp_dir().join("facegate-bench-webcam-frame.jpg");
+fn webcam_frame(at: &str) -> Vec<u8> {
+    let out = std::env::temp_dir().join(format!("facegate-bench-webcam-frame-{at}.jpg"));
     if !out.exists() {
         let video = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../../shared/testdata/videos/webcam-man-1.mp4");
         let status = Command::new("ffmpeg")
-            .args(["-v", "error", "-y", "-ss", "2", "-i"])
+            .args(["-v", "error", "-y", "-ss", at, "-i"])
             .arg(&video)
             .args(["-frames:v", "1", "-vf", "scale=640:-2", "-q:v", "3"])
             .arg(&out)
@@ -29,7 +33,7 @@ fn webcam_frame() -> Vec<u8> {
 fn frame_analysis(c: &mut Criterion) {
     let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
     let engine = FaceEngine::load(&models).expect("models");
-    let jpeg = webcam_frame();
+    let jpeg = webcam_frame("2");
     let mut group = c.benchmark_group("liveness_frame");
     group.sample_size(30);
     group.bench_function("analyse_640x480", |b| {
@@ -48,6 +52,24 @@ fn frame_analysis(c: &mut Criterion) {
         b.iter(|| {
             let image = Image::decode(&jpeg).expect("decode");
             observe(&engine, &image, 0, false, true).expect("observe")
+        })
+    });
+    let earlier = Image::decode(&webcam_frame("1.7")).expect("decode");
+    let image = Image::decode(&jpeg).expect("decode");
+    let face_of = |image: &Image| {
+        observe(&engine, image, 0, false, false)
+            .expect("observe")
+            .face
+            .expect("a face in the webcam frame")
+    };
+    let (before, now) = (face_of(&earlier), face_of(&image));
+    let old_patch = FacePatch::capture(earlier.rgb(), &before.bbox);
+    let predict =
+        Affine::fit_similarity(&before.rigid_points, &now.rigid_points).expect("similarity");
+    group.bench_function("motion_measures", |b| {
+        b.iter(|| {
+            let patch = FacePatch::capture(image.rgb(), &now.bbox);
+            parallax::measure(&old_patch, &patch, &predict, before.eye_span)
         })
     });
     group.finish();
