@@ -1,9 +1,10 @@
 //! Pixel parallax for the motion layer. Landmarks are a network's guess and follow its 3-D
 //! face prior even on a flat photo, so planarity is measured on the pixels themselves: textured
 //! points of the face are tracked between two frames by block matching (predicted by the
-//! landmarks' similarity motion, then searched ±4 px), and a homography is fitted to the
+//! landmarks' similarity motion, then searched ±6 px), and a homography is fitted to the
 //! tracks. A photo's pixels move exactly by a homography (residual = matching noise); a real
-//! face adds parallax, expression and shading changes that no homography explains.
+//! face adds parallax, expression and shading changes that no homography explains. The same
+//! pair also asks whether the face's surroundings moved with that homography (`surround.rs`).
 
 use std::collections::VecDeque;
 
