@@ -23,7 +23,8 @@
 //! Cannot catch a 3-D mask (it has real depth) or a digital injection of real footage (layers
 //! 1 and 3 are for that). The surround test cannot catch a photo cut to the face's outline
 //! and held in front of a real room (the room around it stays put), and it would wrongly see a
-//! flat scene in a camera that moves while the head stays perfectly still for the whole hold.
+//! flat scene in a camera that moves while the head stays perfectly still for the whole hold,
+//! or in head, hair and shoulders swaying as one block in front of a textureless wall.
 
 use super::{Layer, LayerScore, faces, quantile, ramp};
 use crate::homography::rms_distance;
