@@ -21,8 +21,11 @@ pub const SURROUND_SIDE: usize = 256;
 pub const SURROUND_HALF: f32 = 1.2;
 /// The face square's share of the surround square's half-size.
 const INNER: f32 = 0.6 / SURROUND_HALF;
+/// Spacing of the candidate block centres, in patch pixels.
 const GRID_STEP: usize = 5;
+/// The most textured candidates tested per pair.
 const RING_POINTS: usize = 80;
+/// Mean squared grey gradient below which a block is too flat to match (a wall, a blur).
 const MIN_TEXTURE: f32 = 6.0;
 /// Predictions closer than this (patch pixels) cannot be told apart by a ±1 px search.
 const MIN_SEPARATION: f32 = 3.0;
