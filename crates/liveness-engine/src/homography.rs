@@ -84,13 +84,17 @@ pub fn rms_distance(a: &[Point], b: &[Point]) -> f32 {
 }
 
 /// RMS residual after the best similarity (shift, rotation, uniform scale) and after the best
-/// homography, both in pixels.
-pub fn residuals(src: &[Point], dst: &[Point]) -> Option<(f32, f32)> {
+/// homography, both in pixels, and that homography.
+pub fn residuals(src: &[Point], dst: &[Point]) -> Option<(f32, f32, Homography)> {
     let similarity = Affine::fit_similarity(src, dst)?;
     let moved: Vec<Point> = src.iter().map(|p| similarity.apply(*p)).collect();
     let homography = Homography::fit(src, dst)?;
     let warped: Vec<Point> = src.iter().map(|p| homography.apply(*p)).collect();
-    Some((rms_distance(&moved, dst), rms_distance(&warped, dst)))
+    Some((
+        rms_distance(&moved, dst),
+        rms_distance(&warped, dst),
+        homography,
+    ))
 }
 
 type Normalise = Box<dyn Fn(Point) -> (f64, f64)>;
@@ -182,7 +186,7 @@ mod tests {
         let truth = Homography([1.1, 0.08, 12.0, -0.05, 0.95, -7.0, 0.0004, -0.0003, 1.0]);
         let src = grid();
         let dst: Vec<Point> = src.iter().map(|p| truth.apply(*p)).collect();
-        let (similarity, homography) = residuals(&src, &dst).expect("fit");
+        let (similarity, homography, _) = residuals(&src, &dst).expect("fit");
         assert!(homography < 0.01, "homography residual {homography}");
         assert!(
             similarity > 1.0,
@@ -213,7 +217,7 @@ mod tests {
             .iter()
             .map(|&(x, y, z)| project(x, y, z, 0.3))
             .collect();
-        let (_, homography) = residuals(&src, &dst).expect("fit");
+        let (_, homography, _) = residuals(&src, &dst).expect("fit");
         assert!(homography > 1.0, "parallax left {homography} px");
     }
 

@@ -19,6 +19,8 @@ use crate::surround::{self, SURROUND_HALF, SURROUND_SIDE, SurroundMotion};
 /// frame's face near full resolution: at 96 px the matching noise of a flat photo (0.0026–
 /// 0.0080 eye spans) reached into the live range; at 160 it is 0.0015–0.0069 (docs/accuracy.md).
 pub const PATCH_SIDE: usize = 160;
+/// Half-size of the face square, in face-box sides.
+pub const FACE_HALF: f32 = 0.6;
 const SEARCH: i32 = 6;
 const TRACKED_POINTS: usize = 60;
 
@@ -34,7 +36,7 @@ impl FacePatch {
         let centre = bbox.center();
         let side = bbox.width.max(bbox.height);
         Self {
-            face: GreyPatch::capture(img, centre, 0.6 * side, PATCH_SIDE),
+            face: GreyPatch::capture(img, centre, FACE_HALF * side, PATCH_SIDE),
             surround: GreyPatch::capture(img, centre, SURROUND_HALF * side, SURROUND_SIDE),
         }
     }
@@ -153,8 +155,7 @@ fn trimmed_residuals(from: &[Point], to: &[Point]) -> Option<(f32, f32, Homograp
     let keep: Vec<usize> = errors[..errors.len() * 3 / 4].iter().map(|e| e.1).collect();
     let from: Vec<Point> = keep.iter().map(|&i| from[i]).collect();
     let to: Vec<Point> = keep.iter().map(|&i| to[i]).collect();
-    let (similarity, off_plane) = residuals(&from, &to)?;
-    Some((similarity, off_plane, Homography::fit(&from, &to)?))
+    residuals(&from, &to)
 }
 
 /// Best match of block (u, v) of `a` near `guess` in `b`, refined to sub-pixel.

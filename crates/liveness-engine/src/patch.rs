@@ -43,11 +43,6 @@ impl GreyPatch {
         self.side as i32
     }
 
-    /// Image pixels per patch pixel.
-    pub fn scale(&self) -> f32 {
-        self.scale
-    }
-
     pub fn at(&self, u: i32, v: i32) -> f32 {
         let side = self.side as i32;
         self.grey[(v.clamp(0, side - 1) * side + u.clamp(0, side - 1)) as usize]
@@ -134,7 +129,9 @@ impl TextureMap {
     }
 }
 
-/// Sum of squared differences between block (u, v) of `a` and block (ub, vb) of `b`.
+/// Sum of squared differences between block (u, v) of `a` and block (ub, vb) of `b`; a block
+/// reaching past its patch's edge repeats the edge (the sub-pixel refinement next to a
+/// tracked block's best match can ask for one).
 pub fn ssd(a: &GreyPatch, b: &GreyPatch, u: i32, v: i32, ub: i32, vb: i32) -> f32 {
     let width = (2 * BLOCK + 1) as usize;
     if a.holds_block(u, v) && b.holds_block(ub, vb) {

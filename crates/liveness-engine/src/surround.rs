@@ -13,14 +13,15 @@
 use face_engine::geometry::Point;
 
 use crate::homography::Homography;
+use crate::parallax::FACE_HALF;
 use crate::patch::{GreyPatch, ssd};
 
 /// Side of the surround patch in patch pixels.
 pub const SURROUND_SIDE: usize = 256;
-/// Half-size of the surround square, in face-box sides (the face square is 0.6).
-pub const SURROUND_HALF: f32 = 1.2;
+/// Half-size of the surround square, in face-box sides (twice the face square's).
+pub const SURROUND_HALF: f32 = 2.0 * FACE_HALF;
 /// The face square's share of the surround square's half-size.
-const INNER: f32 = 0.6 / SURROUND_HALF;
+const INNER: f32 = FACE_HALF / SURROUND_HALF;
 /// Spacing of the candidate block centres, in patch pixels.
 const GRID_STEP: usize = 5;
 /// The most textured candidates tested per pair.

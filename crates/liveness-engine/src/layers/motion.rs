@@ -13,7 +13,7 @@
 //! a live head the room stays put (or, when the camera moves, the head still moves on its own
 //! now and then). Measured share of decisive ring blocks that moved with the face: live
 //! footage 0.00–0.73 (highest: a wobbling laptop camera and a talking head on a flat blue
-//! screen), perspective-warped photos 0.96–1.00 (docs/accuracy.md).
+//! screen), perspective-warped photos 0.94–1.00 (docs/accuracy.md).
 //!
 //! Score: 0.4 + 0.6 × the median off-plane residual rescaled ([`PLANAR_ATTACK`] → 0,
 //! 0.009 → 1); with too few trackable pairs, the natural micro-motion (sway, blinks), at most
@@ -42,7 +42,7 @@ pub const MIN_PAIRS: usize = 8;
 pub const PLANAR_ATTACK: f32 = 0.0033;
 /// Share of decisive ring blocks moving with the face at which the face and its
 /// surroundings count as one flat picture (measured: live at most 0.73, warped photos at
-/// least 0.96).
+/// least 0.94).
 pub const SURROUND_ATTACK: f32 = 0.9;
 /// Pairs with decisive ring blocks needed before the surroundings are judged.
 pub const MIN_SURROUND_PAIRS: usize = 4;
