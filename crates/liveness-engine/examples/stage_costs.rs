@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use face_engine::{DetectMode, DetectOptions, FaceEngine, Image};
-use facegate_liveness_engine::observation::RIGID_POINTS;
+use facegate_liveness_engine::observation::rigid_points_and_eye_span;
 use facegate_liveness_engine::parallax::{FacePatch, ParallaxTracker};
 use facegate_liveness_engine::signals;
 
@@ -92,8 +92,7 @@ fn main() {
         let patch = timed(&mut samples[8], || {
             FacePatch::capture(image.rgb(), &face.bbox)
         });
-        let rigid: Vec<_> = RIGID_POINTS.iter().map(|&i| mesh.point(i)).collect();
-        let eye_span = mesh.point(33).distance(mesh.point(263));
+        let (rigid, eye_span) = rigid_points_and_eye_span(&mesh);
         let mut pair = Vec::new();
         if timed(&mut pair, || tracker.push(patch, &rigid, eye_span)).is_some() {
             samples[9].extend(pair);

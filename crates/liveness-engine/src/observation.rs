@@ -119,6 +119,13 @@ pub fn observe(
     })
 }
 
+/// The motion layer's view of a mesh: its [`RIGID_POINTS`] and the outer eye corner distance
+/// (the unit of every motion measure).
+pub fn rigid_points_and_eye_span(mesh: &Mesh) -> (Vec<Point>, f32) {
+    let rigid = RIGID_POINTS.iter().map(|&i| mesh.point(i)).collect();
+    (rigid, mesh.point(33).distance(mesh.point(263)).max(1.0))
+}
+
 fn describe(
     image: &Image,
     face: &Face,
@@ -129,7 +136,7 @@ fn describe(
     let (w, h) = (image.width() as f32, image.height() as f32);
     let c = face.bbox.center();
     let centered = (c.x - w / 2.0).abs() < w / 6.0 && (c.y - h / 2.0).abs() < h / 6.0;
-    let eye_span = mesh.point(33).distance(mesh.point(263)).max(1.0);
+    let (rigid_points, eye_span) = rigid_points_and_eye_span(mesh);
     FaceObservation {
         detector_score: face.score,
         bbox: face.bbox,
@@ -140,7 +147,7 @@ fn describe(
         mouth_open: mesh.mouth_open_ratio(),
         mouth_width: mesh.point(61).distance(mesh.point(291)) / eye_span,
         eye_span,
-        rigid_points: RIGID_POINTS.iter().map(|&i| mesh.point(i)).collect(),
+        rigid_points,
         anti_spoof,
         sharpness: face.quality.sharpness,
         brightness: face.quality.brightness,

@@ -2,8 +2,8 @@
 //! the best candidates are re-ranked with the exact f32 dot product. A search that runs alone
 //! scans on all cores; while another search is running, each scans on its own thread, because
 //! several searches splitting their scans over one shared pool starve each other (measured
-//! over HTTP with 8 clients on 2 cores: p99 76 ms shared, 32 ms one thread each;
-//! docs/benchmarks.md).
+//! over HTTP with 8 clients on 2 cores: p99 76 ms when every scan shared the pool, 42 ms with
+//! this rule; docs/benchmarks.md).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
