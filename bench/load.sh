@@ -6,6 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 work="$(mktemp -d)"
 port=18090
+if ! command -v wrk >/dev/null 2>&1; then
+  apt-get install -y wrk >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y wrk >/dev/null 2>&1; } \
+    || { echo "wrk is needed: apt-get install wrk" >&2; exit 1; }
+fi
 cargo build -q --release -p facegate
 cargo build -q --release -p facegate-storage --example seed
 cargo build -q --release -p facegate-face-engine --example one_megapixel
