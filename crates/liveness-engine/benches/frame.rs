@@ -16,16 +16,20 @@ use facegate_liveness_engine::parallax::{self, FacePatch};
 fn webcam_frame(at: &str) -> Vec<u8> {
     let out = std::env::temp_dir().join(format!("facegate-bench-webcam-frame-{at}.jpg"));
     if !out.exists() {
+        // extract into a unique name and rename into place, so a concurrent run never reads a
+        // half-written frame
+        let staging = out.with_extension(format!("{}.jpg", std::process::id()));
         let video = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../../shared/testdata/videos/webcam-man-1.mp4");
         let status = Command::new("ffmpeg")
             .args(["-v", "error", "-y", "-ss", at, "-i"])
             .arg(&video)
             .args(["-frames:v", "1", "-vf", "scale=640:-2", "-q:v", "3"])
-            .arg(&out)
+            .arg(&staging)
             .status()
             .expect("ffmpeg");
         assert!(status.success());
+        std::fs::rename(&staging, &out).expect("frame into place");
     }
     std::fs::read(out).expect("frame")
 }

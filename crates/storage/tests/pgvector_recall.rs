@@ -17,6 +17,10 @@ fn hnsw_recall_at_10_is_at_least_0_99_and_deletes_apply_at_once() {
         return;
     };
     if !db.store.pgvector_enabled() {
+        assert!(
+            !common::in_ci(),
+            "CI=true but the pgvector extension is not installed: the HNSW test cannot skip in CI"
+        );
         eprintln!(
             "pgvector extension not installed: PostgreSQL search runs the exact in-memory path"
         );

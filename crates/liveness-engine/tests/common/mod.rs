@@ -4,9 +4,10 @@
 
 #![allow(dead_code)]
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use face_engine::FaceEngine;
 use face_engine::geometry::Point;
@@ -33,31 +34,69 @@ pub fn engine() -> Arc<FaceEngine> {
 }
 
 /// The frames of `videos/<name>.mp4` at [`FPS`], extracted once per machine.
+///
+/// Safe across threads and processes: within a process one extraction per video runs behind a
+/// per-video lock; each extraction stages into its own unique temporary folder beside the cache
+/// and is renamed into place atomically, so no caller ever sees (or deletes) a half-written set.
 pub fn video(name: &str) -> Recording {
-    let cache = std::env::temp_dir().join(format!("facegate-frames/{name}-{FPS}fps"));
-    if !cache.join("done").exists() {
-        let staging = cache.with_extension(format!("tmp{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&staging);
-        std::fs::create_dir_all(&staging).expect("create frame cache");
-        let source = testdata().join(format!("videos/{name}.mp4"));
-        let status = Command::new("ffmpeg")
-            .args(["-v", "error", "-y", "-i"])
-            .arg(&source)
-            .args(["-t", "40", "-vf", &format!("fps={FPS}"), "-q:v", "3"])
-            .arg(staging.join("%05d.jpg"))
-            .status()
-            .expect("ffmpeg is installed (apt-get install ffmpeg; .ci/run does it)");
-        assert!(status.success(), "ffmpeg failed on {}", source.display());
-        std::fs::write(staging.join("done"), b"").expect("mark cache");
-        let _ = std::fs::remove_dir_all(&cache);
-        if std::fs::rename(&staging, &cache).is_err() {
-            // another test process finished first; its copy is identical
-            let _ = std::fs::remove_dir_all(&staging);
+    video_cached_in(&std::env::temp_dir().join("facegate-frames"), name)
+}
+
+/// [`video`] with its cache under `root` (the frame-cache test uses a fresh one).
+pub fn video_cached_in(root: &Path, name: &str) -> Recording {
+    let cache = root.join(format!("{name}-{FPS}fps"));
+    let lock = extraction_lock(&cache);
+    {
+        let _held = lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if !cache.join("done").exists() {
+            extract_frames(name, &cache);
         }
     }
     let mut recording = Recording::open(&cache).expect("frames");
     recording.name = name.to_string();
     recording
+}
+
+fn extraction_lock(cache: &Path) -> Arc<Mutex<()>> {
+    static LOCKS: OnceLock<Mutex<HashMap<PathBuf, Arc<Mutex<()>>>>> = OnceLock::new();
+    let mut locks = LOCKS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    locks.entry(cache.to_path_buf()).or_default().clone()
+}
+
+fn extract_frames(name: &str, cache: &Path) {
+    let parent = cache.parent().expect("cache has a parent");
+    std::fs::create_dir_all(parent).expect("create frame cache folder");
+    let staging = tempfile::Builder::new()
+        .prefix(&format!("{name}.staging-"))
+        .tempdir_in(parent)
+        .expect("unique staging folder");
+    let source = testdata().join(format!("videos/{name}.mp4"));
+    let status = Command::new("ffmpeg")
+        .args(["-v", "error", "-y", "-i"])
+        .arg(&source)
+        .args(["-t", "40", "-vf", &format!("fps={FPS}"), "-q:v", "3"])
+        .arg(staging.path().join("%05d.jpg"))
+        .status()
+        .expect("ffmpeg is installed (apt-get install ffmpeg; .ci/run does it)");
+    assert!(status.success(), "ffmpeg failed on {}", source.display());
+    std::fs::write(staging.path().join("done"), b"").expect("mark cache");
+    let staged = staging.keep();
+    if std::fs::rename(&staged, cache).is_err() {
+        // Another process renamed its identical copy into place first (or a stale cache
+        // without `done` is in the way): keep a complete one and drop the rest.
+        if cache.join("done").exists() {
+            let _ = std::fs::remove_dir_all(&staged);
+        } else {
+            let _ = std::fs::remove_dir_all(cache);
+            if std::fs::rename(&staged, cache).is_err() {
+                let _ = std::fs::remove_dir_all(&staged);
+            }
+        }
+    }
+    assert!(cache.join("done").exists(), "frames of {name} cached");
 }
 
 pub const VIDEOS: [&str; 9] = [

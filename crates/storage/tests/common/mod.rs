@@ -46,9 +46,21 @@ pub fn sqlite() -> TestDb {
     }
 }
 
-/// A fresh PostgreSQL database, or `None` (and a note on stderr) when none is configured.
+/// Whether this run is CI (`CI=true`), where a skipped PostgreSQL half is a failure.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+}
+
+/// A fresh PostgreSQL database, or `None` when none is configured. Under `CI=true` a missing
+/// `FACEGATE_TEST_DATABASE_URL` fails the test instead: CI must not pass by skipping.
 pub fn postgres() -> Option<TestDb> {
-    let admin_url = std::env::var("FACEGATE_TEST_DATABASE_URL").ok()?;
+    let Ok(admin_url) = std::env::var("FACEGATE_TEST_DATABASE_URL") else {
+        assert!(
+            !in_ci(),
+            "CI=true but FACEGATE_TEST_DATABASE_URL is not set: the PostgreSQL half cannot skip in CI"
+        );
+        return None;
+    };
     let name = format!("facegate_test_{}", uuid::Uuid::new_v4().simple());
     let mut admin =
         PgConnection::establish(&admin_url).expect("FACEGATE_TEST_DATABASE_URL reachable");
