@@ -1,6 +1,9 @@
 //! Helpers for black-box tests of the real `facegate` binary: building it once, starting it on
 //! a free port with a temporary database, and waiting for `/healthz`.
 
+pub mod live;
+pub mod receiver;
+
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -48,6 +51,8 @@ pub fn free_port() -> u16 {
 pub struct Server {
     pub child: Child,
     pub base_url: String,
+    port: u16,
+    env: Vec<(String, String)>,
     data_dir: tempfile::TempDir,
 }
 
@@ -60,6 +65,21 @@ impl Server {
             .to_string_lossy()
             .into_owned()
     }
+
+    /// SIGKILLs the process (no shutdown at all) and starts it again on the same database and
+    /// port, waiting for `/healthz`.
+    pub fn kill_and_restart(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.child = spawn(self.port, self.data_dir.path(), &self.env);
+        wait_healthy(&self.base_url, &mut self.child);
+    }
+
+    /// Starts the process again after it was stopped some other way (for example SIGTERM).
+    pub fn restart(&mut self) {
+        self.child = spawn(self.port, self.data_dir.path(), &self.env);
+        wait_healthy(&self.base_url, &mut self.child);
+    }
 }
 
 impl Drop for Server {
@@ -69,11 +89,7 @@ impl Drop for Server {
     }
 }
 
-/// Starts the binary with a temporary SQLite database on a free port and waits until
-/// `/healthz` answers 200 (at most 60 s).
-pub fn start_server(extra_env: &[(&str, &str)]) -> Server {
-    let data_dir = tempfile::tempdir().expect("temp dir");
-    let port = free_port();
+fn spawn(port: u16, data_dir: &std::path::Path, env: &[(String, String)]) -> Child {
     let mut command = Command::new(facegate_binary());
     command
         .current_dir(repo_root())
@@ -81,32 +97,81 @@ pub fn start_server(extra_env: &[(&str, &str)]) -> Server {
         // tests fire requests faster than the default per-key limit; the limit test overrides
         .env("FACEGATE__RATE_LIMIT__PER_SECOND", "10000")
         .env("FACEGATE__RATE_LIMIT__PER_MINUTE", "100000")
-        .env(
-            "FACEGATE__DATABASE__URL",
-            data_dir.path().join("facegate.db"),
-        )
+        .env("FACEGATE__DATABASE__URL", data_dir.join("facegate.db"))
         .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    for (k, v) in extra_env {
+        .stderr(if std::env::var_os("FACEGATE_TEST_SERVER_LOG").is_some() {
+            Stdio::inherit()
+        } else {
+            Stdio::null()
+        });
+    for (k, v) in env {
         command.env(k, v);
     }
-    let child = command.spawn().expect("facegate starts");
-    let server = Server {
-        child,
-        base_url: format!("http://127.0.0.1:{port}"),
-        data_dir,
-    };
+    command.spawn().expect("facegate starts")
+}
+
+fn wait_healthy(base_url: &str, child: &mut Child) {
     let deadline = Instant::now() + Duration::from_secs(60);
     while Instant::now() < deadline {
-        let healthy = ureq::get(&format!("{}/healthz", server.base_url))
+        let healthy = ureq::get(&format!("{base_url}/healthz"))
             .call()
             .is_ok_and(|response| response.status() == 200);
         if healthy {
-            return server;
+            return;
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("facegate exited during start-up: {status}");
         }
         std::thread::sleep(Duration::from_millis(100));
     }
     panic!("facegate did not answer /healthz within 60 s");
+}
+
+/// Starts the binary with a temporary SQLite database on a free port and waits until
+/// `/healthz` answers 200 (at most 60 s).
+pub fn start_server(extra_env: &[(&str, &str)]) -> Server {
+    let mut server = start_server_unready(extra_env);
+    wait_healthy(&server.base_url, &mut server.child);
+    server
+}
+
+/// Starts the binary without waiting for it to be healthy (start-up tests).
+pub fn start_server_unready(extra_env: &[(&str, &str)]) -> Server {
+    let data_dir = tempfile::tempdir().expect("temp dir");
+    let port = free_port();
+    let env: Vec<(String, String)> = extra_env
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+    let child = spawn(port, data_dir.path(), &env);
+    Server {
+        child,
+        base_url: format!("http://127.0.0.1:{port}"),
+        port,
+        env,
+        data_dir,
+    }
+}
+
+/// Runs a `facegate` CLI command against the server's database; returns stdout's last line.
+pub fn cli(server: &Server, args: &[&str]) -> String {
+    let output = Command::new(facegate_binary())
+        .args(args)
+        .current_dir(repo_root())
+        .env("FACEGATE__DATABASE__URL", server.database_url())
+        .output()
+        .expect("facegate cli");
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .trim()
+        .to_owned()
 }
 
 /// One multipart part: a file (name, bytes) or a text value.
@@ -156,23 +221,7 @@ pub fn testdata_file(relative: &str) -> Part {
 
 /// Runs `facegate keys create --tenant NAME` against the server's database; returns the key.
 pub fn create_key(server: &Server, tenant: &str) -> String {
-    let output = Command::new(facegate_binary())
-        .args(["keys", "create", "--tenant", tenant])
-        .current_dir(repo_root())
-        .env("FACEGATE__DATABASE__URL", server.database_url())
-        .output()
-        .expect("keys create");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .last()
-        .expect("key line")
-        .trim()
-        .to_owned()
+    cli(server, &["keys", "create", "--tenant", tenant])
 }
 
 /// A response reduced to what tests look at.
@@ -226,4 +275,44 @@ pub fn send(
 /// A JSON request body with its content type, for [`send`].
 pub fn json_body(value: serde_json::Value) -> (Option<&'static str>, Vec<u8>) {
     (Some("application/json"), value.to_string().into_bytes())
+}
+
+/// Starts a server that delivers webhooks to receivers on loopback signed by `ca`, polling the
+/// outbox every 100 ms.
+pub fn start_webhook_server(ca: &receiver::TestCa) -> Server {
+    start_server(&[
+        ("FACEGATE__WEBHOOKS__ALLOWED_NETWORKS", "127.0.0.0/8"),
+        (
+            "FACEGATE__WEBHOOKS__CA_FILE",
+            ca.ca_file.to_str().expect("utf-8 path"),
+        ),
+        ("FACEGATE__WEBHOOKS__POLL_INTERVAL_MS", "100"),
+    ])
+}
+
+/// `POST /api/v1/managed-session` with `body`; asserts 201 and returns the answer.
+pub fn create_managed_session(
+    server: &Server,
+    key: &str,
+    body: serde_json::Value,
+) -> serde_json::Value {
+    create_managed_session_at(&server.base_url, key, body)
+}
+
+/// [`create_managed_session`] against any base URL.
+pub fn create_managed_session_at(
+    base_url: &str,
+    key: &str,
+    body: serde_json::Value,
+) -> serde_json::Value {
+    let (ct, bytes) = json_body(body);
+    let reply = send(
+        "POST",
+        &format!("{base_url}/api/v1/managed-session"),
+        Some(key),
+        ct,
+        bytes,
+    );
+    assert_eq!(reply.status, 201, "{:?}", reply.body);
+    reply.body
 }

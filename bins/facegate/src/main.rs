@@ -7,6 +7,7 @@ mod eval_liveness;
 mod keys;
 mod serve;
 mod settings;
+mod webhook_secrets;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -38,6 +39,9 @@ enum Command {
     /// Administer API keys.
     #[command(subcommand)]
     Keys(keys::KeysCommand),
+    /// Administer webhook signing secrets.
+    #[command(subcommand)]
+    Webhooks(webhook_secrets::WebhooksCommand),
     /// Measure accuracy on your own data.
     #[command(subcommand)]
     Eval(eval::EvalCommand),
@@ -62,6 +66,7 @@ fn main() -> ExitCode {
         Command::Serve => serve::run(&settings),
         Command::Migrate => migrate(&settings),
         Command::Keys(command) => keys::run(&settings, command),
+        Command::Webhooks(command) => webhook_secrets::run(&settings, command),
         Command::Eval(command) => eval::run(&settings, command),
     };
     match outcome {

@@ -19,6 +19,35 @@ pub struct Settings {
     pub security: SecuritySettings,
     pub sessions: SessionSettings,
     pub rate_limit: RateLimitSettings,
+    pub webhooks: WebhookSettings,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebhookSettings {
+    /// Whether this process delivers webhooks (every process can; leases keep them apart).
+    pub deliver: bool,
+    /// Networks a webhook may reach besides public addresses (on-premises receivers).
+    pub allowed_networks: Vec<String>,
+    /// Extra trusted root certificates (PEM) for receivers, beside the system's.
+    pub ca_file: String,
+    /// Pause between outbox polls when nothing was due.
+    pub poll_interval_ms: u64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DirectSessionSettings {
+    /// Whether `POST /api/v1/session` (no API key) is open.
+    pub enabled: bool,
+    /// Attempts per fingerprint and client address within `window_minutes`.
+    pub max_attempts: u32,
+    pub window_minutes: u64,
+    /// The tenant that owns direct sessions.
+    pub tenant: String,
+    /// A siteverify URL (Turnstile, hCaptcha, reCAPTCHA); empty = no captcha.
+    pub captcha_verify_url: String,
+    pub captcha_secret: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -45,6 +74,9 @@ pub struct SessionSettings {
     pub lifetime_minutes: u64,
     /// How often the retention sweeper runs.
     pub sweep_interval_seconds: u64,
+    /// Threads analysing liveness frames for every session (0 = one per core).
+    pub analysis_threads: usize,
+    pub direct: DirectSessionSettings,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -54,6 +86,10 @@ pub struct ServerSettings {
     pub bind: String,
     /// HTTP worker threads; 0 means one per core.
     pub workers: usize,
+    /// The public base URL of `session_url` (empty: `http://<bind>`).
+    pub public_url: String,
+    /// Balancers (CIDRs) whose `X-Forwarded-For` is believed for the client address.
+    pub trusted_proxies: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -90,6 +126,8 @@ const DEFAULTS: &str = r#"
 [server]
 bind = "127.0.0.1:8080"
 workers = 0
+public_url = ""
+trusted_proxies = []
 
 [database]
 url = "./facegate.db"
@@ -110,6 +148,21 @@ per_minute = 600
 [sessions]
 lifetime_minutes = 30
 sweep_interval_seconds = 60
+analysis_threads = 0
+
+[sessions.direct]
+enabled = true
+max_attempts = 3
+window_minutes = 60
+tenant = "direct"
+captcha_verify_url = ""
+captcha_secret = ""
+
+[webhooks]
+deliver = true
+allowed_networks = []
+ca_file = ""
+poll_interval_ms = 1000
 "#;
 
 impl Settings {
@@ -126,7 +179,10 @@ impl Settings {
                 Environment::with_prefix("FACEGATE")
                     .prefix_separator("__")
                     .separator("__")
-                    .try_parsing(true),
+                    .try_parsing(true)
+                    .list_separator(",")
+                    .with_list_parse_key("webhooks.allowed_networks")
+                    .with_list_parse_key("server.trusted_proxies"),
             )
             .build()?
             .try_deserialize()?;
@@ -182,6 +238,34 @@ impl Settings {
                 reason: "must be at least 1".into(),
             });
         }
+        for (key, cidrs) in [
+            ("webhooks.allowed_networks", &self.webhooks.allowed_networks),
+            ("server.trusted_proxies", &self.server.trusted_proxies),
+        ] {
+            webhooks::guard::parse_networks(cidrs)
+                .map_err(|reason| SettingsError::Invalid { key, reason })?;
+        }
+        let public = self.public_url();
+        if !(public.starts_with("http://") || public.starts_with("https://")) {
+            return Err(SettingsError::Invalid {
+                key: "server.public_url",
+                reason: "must start with https:// (or http:// for local trials)".into(),
+            });
+        }
+        if self.sessions.direct.max_attempts == 0 || self.sessions.direct.window_minutes == 0 {
+            return Err(SettingsError::Invalid {
+                key: "sessions.direct.max_attempts",
+                reason: "max_attempts and window_minutes must be at least 1".into(),
+            });
+        }
+        if !self.sessions.direct.captcha_verify_url.is_empty()
+            && self.sessions.direct.captcha_secret.is_empty()
+        {
+            return Err(SettingsError::Invalid {
+                key: "sessions.direct.captcha_secret",
+                reason: "is required when captcha_verify_url is set".into(),
+            });
+        }
         if self.limits.max_image_pixels < 10_000 {
             return Err(SettingsError::Invalid {
                 key: "limits.max_image_pixels",
@@ -194,6 +278,16 @@ impl Settings {
     pub fn is_postgres(&self) -> bool {
         let url = self.database.url.trim();
         url.starts_with("postgres://") || url.starts_with("postgresql://")
+    }
+
+    /// `server.public_url` without a trailing slash (`http://<bind>` when empty).
+    pub fn public_url(&self) -> String {
+        let url = self.server.public_url.trim().trim_end_matches('/');
+        if url.is_empty() {
+            format!("http://{}", self.server.bind)
+        } else {
+            url.to_owned()
+        }
     }
 
     /// The parsed listen address.

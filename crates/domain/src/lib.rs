@@ -18,7 +18,7 @@ pub use session::{Session, SessionKind, SessionMode, SessionStatus};
 pub use tenant::{ApiKey, Tenant};
 pub use vector::{SearchHit, VectorIndex};
 pub use verdict::{Verdict, VerdictThresholds};
-pub use webhook::{DeliveryStatus, WebhookDelivery};
+pub use webhook::{DeliveryStatus, WebhookAttempt, WebhookDelivery};
 
 /// Milliseconds since the Unix epoch; every stored timestamp uses it.
 pub type UnixMillis = i64;

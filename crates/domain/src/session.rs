@@ -99,6 +99,8 @@ pub struct Session {
     pub verdict: Option<Verdict>,
     pub confidence: Option<f32>,
     pub photo_quality_score: Option<f32>,
+    /// Per-layer scores of the verdict as JSON (for API-key reads only, never the browser).
+    pub layers: Option<String>,
     pub has_photo: bool,
     pub created_at: UnixMillis,
     pub expires_at: UnixMillis,
@@ -106,9 +108,10 @@ pub struct Session {
 }
 
 impl Session {
+    /// Past its lifetime (completion extends the lifetime so the result stays readable for at
+    /// least one full lifetime after the verdict).
     pub fn is_expired_at(&self, now: UnixMillis) -> bool {
-        self.status == SessionStatus::Expired
-            || (self.status != SessionStatus::Completed && now >= self.expires_at)
+        self.status == SessionStatus::Expired || now >= self.expires_at
     }
 }
 

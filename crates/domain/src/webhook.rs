@@ -47,3 +47,16 @@ pub struct WebhookDelivery {
     pub last_error: Option<String>,
     pub created_at: UnixMillis,
 }
+
+/// One delivery attempt, as the inspection endpoint lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WebhookAttempt {
+    pub attempt: u32,
+    pub started_at: UnixMillis,
+    pub duration_ms: i64,
+    /// The receiver's HTTP status, when it answered.
+    pub status_code: Option<u16>,
+    /// `delivered`, `retry` or `gave_up`.
+    pub outcome: String,
+    pub error: Option<String>,
+}

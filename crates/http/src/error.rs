@@ -176,3 +176,49 @@ impl From<actix_web::error::BlockingError> for ApiError {
         Self::internal("worker pool unavailable")
     }
 }
+
+impl From<sessions::SessionError> for ApiError {
+    fn from(e: sessions::SessionError) -> Self {
+        use sessions::SessionError as S;
+        let message = e.to_string();
+        match e {
+            S::NotFound => Self::new(
+                StatusCode::NOT_FOUND,
+                "session_not_found",
+                "Session not found",
+            ),
+            S::InvalidMode => Self::bad_request("invalid_mode", message),
+            S::InvalidReferenceId { .. } => Self::bad_request("invalid_reference_id", message),
+            S::InvalidFingerprint { .. } => Self::bad_request("invalid_fingerprint_id", message),
+            S::InvalidRedirectUrl(_) => Self::bad_request("invalid_redirect_url", message),
+            S::InvalidWebhookUrl(_) => Self::bad_request("invalid_webhook_url", message),
+            S::DirectSessionsDisabled => {
+                Self::new(StatusCode::FORBIDDEN, "direct_sessions_disabled", message)
+            }
+            S::TooManyAttempts {
+                retry_after_seconds,
+            } => {
+                let mut error =
+                    Self::new(StatusCode::TOO_MANY_REQUESTS, "too_many_attempts", message);
+                error.retry_after = Some(retry_after_seconds);
+                error
+            }
+            S::CaptchaFailed => Self::new(StatusCode::FORBIDDEN, "captcha_failed", message),
+            S::NotVerified => Self::new(StatusCode::CONFLICT, "session_not_verified", message),
+            S::AlreadyCompleted => Self::new(StatusCode::CONFLICT, "session_completed", message),
+            S::AlreadyConnected => Self::new(StatusCode::CONFLICT, "session_busy", message),
+            S::FrameTooLarge { .. } => {
+                Self::new(StatusCode::PAYLOAD_TOO_LARGE, "frame_too_large", message)
+            }
+            S::PhotoNotAvailable => {
+                Self::new(StatusCode::NOT_FOUND, "photo_not_available", message)
+            }
+            S::Storage(e) => e.into(),
+            S::Engine(e) => e.into(),
+            S::Liveness(e) => {
+                tracing::error!(error = %e, "liveness engine failure");
+                Self::internal("liveness engine failure")
+            }
+        }
+    }
+}

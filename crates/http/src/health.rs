@@ -1,7 +1,9 @@
-//! Probes: `GET /healthz` answers 200 once the models are loaded (the server only starts
-//! listening after loading them); `GET /readyz` answers 200 while the database is reachable.
+//! Probes: `GET /healthz` answers 200 once the models are loaded; `GET /readyz` answers 200
+//! while the database is reachable. While the service starts (the listener is up at once;
+//! models load, migrations run and the vector index rebuilds), [`starting`] answers every
+//! request: 503 on `/healthz`, 502 `backend_starting` with `Retry-After` elsewhere.
 
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Serialize;
 
 use crate::AppState;
@@ -58,6 +60,22 @@ pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
     }
 }
 
+/// The answer to every request while the service starts.
+pub async fn starting(req: HttpRequest) -> HttpResponse {
+    if req.path() == "/healthz" || req.path() == "/readyz" {
+        return HttpResponse::ServiceUnavailable()
+            .insert_header(("Retry-After", "2"))
+            .json(serde_json::json!({"status": "starting"}));
+    }
+    let mut error = crate::error::ApiError::new(
+        actix_web::http::StatusCode::BAD_GATEWAY,
+        "backend_starting",
+        "the service is starting (loading models, migrating, rebuilding the search index); retry shortly",
+    );
+    error.retry_after = Some(2);
+    actix_web::ResponseError::error_response(&error)
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::PathBuf;
@@ -75,6 +93,14 @@ mod tests {
         let url = dir.path().join("t.db").to_string_lossy().into_owned();
         let secret = storage::ServerSecret::new(b"secret".to_vec());
         let store = storage::Store::open(&url, secret).expect("store");
+        let sessions = sessions::SessionService::new(
+            store.clone(),
+            engine.clone(),
+            webhooks::AddressGuard::default(),
+            sessions::SessionSettings::defaults("https://facegate.test"),
+            1,
+        )
+        .expect("sessions");
         let search = Arc::new(storage::search::FaceSearch::new(store));
         let limits = crate::ratelimit::RateLimits {
             per_second: 0,
@@ -88,6 +114,8 @@ mod tests {
             limiter,
             metrics,
             inference: Arc::new(crate::gate::InferenceGate::per_core()),
+            sessions,
+            trusted_proxies: Arc::new(Vec::new()),
         };
         let app = test::init_service(
             App::new()

@@ -2,19 +2,23 @@
 //! the one error shape, and the operational endpoints.
 
 mod auth;
+mod client;
 mod collections;
 mod dto;
 pub mod error;
 mod faces;
 pub mod gate;
 pub mod health;
+mod liveness;
 pub mod observability;
 pub mod openapi;
 mod params;
 pub mod ratelimit;
 mod search;
 mod service;
+pub use service::DEFAULT_THRESHOLD;
 pub mod upload;
+mod ws;
 
 use std::sync::Arc;
 
@@ -33,6 +37,10 @@ pub struct AppState {
     pub metrics: Arc<observability::Metrics>,
     /// Bounds concurrent inference to the cores (see [`gate`]).
     pub inference: Arc<gate::InferenceGate>,
+    /// Liveness sessions (crate `sessions`).
+    pub sessions: sessions::SessionService,
+    /// Balancers whose `X-Forwarded-For` is believed (`server.trusted_proxies`).
+    pub trusted_proxies: Arc<Vec<ipnet::IpNet>>,
 }
 
 impl AppState {
@@ -90,6 +98,25 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .route("/metrics", web::get().to(observability::metrics))
             .route("/api/openapi.json", web::get().to(openapi::openapi_json))
             .route("/api/v1/compare-faces", web::post().to(faces::compare_v1))
+            .route(
+                "/api/v1/managed-session",
+                web::post().to(liveness::create_managed),
+            )
+            .route("/api/v1/session", web::post().to(liveness::create_direct))
+            .route(
+                "/api/v1/session/{id}/result",
+                web::get().to(liveness::result),
+            )
+            .route("/api/v1/session/{id}/photo", web::get().to(liveness::photo))
+            .route(
+                "/api/v1/session/{id}/webhook-deliveries",
+                web::get().to(liveness::webhook_deliveries),
+            )
+            .route(
+                "/api/v1/compare-with-session",
+                web::post().to(liveness::compare_with_session),
+            )
+            .route("/ws/{session_id}", web::get().to(ws::stream))
             .route("/api/v2/faces:detect", web::post().to(faces::detect))
             .route("/api/v2/faces:compare", web::post().to(faces::compare))
             .route("/api/v2/collections", web::post().to(collections::create))

@@ -8,7 +8,7 @@ use actix_web::HttpResponse;
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{IntoResponses, Modify, OpenApi, ToSchema};
 
-use crate::{collections, dto, error, faces, health, observability, search};
+use crate::{collections, dto, error, faces, health, liveness, observability, search};
 
 /// One image in the multipart field `image` (JPEG, PNG or WebP, at most 8 MB).
 #[derive(Debug, ToSchema)]
@@ -40,6 +40,20 @@ pub struct CompareV1Form {
     probe: Vec<u8>,
     #[schema(minimum = 0.0, maximum = 1.0)]
     threshold: Option<f32>,
+}
+
+/// A probe image, the session whose portrait it is compared with, an optional `threshold`
+/// (default 0.65, as compare-faces) and, for a direct session, its `token` (a managed session
+/// takes its tenant's API key instead).
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub struct CompareWithSessionForm {
+    session_id: String,
+    #[schema(value_type = String, format = Binary)]
+    probe: Vec<u8>,
+    #[schema(minimum = 0.0, maximum = 1.0)]
+    threshold: Option<f32>,
+    token: Option<String>,
 }
 
 /// The face to index, its caller-side id, and whether low-quality faces are refused
@@ -106,6 +120,12 @@ impl Modify for BearerKey {
         faces::detect,
         faces::compare,
         faces::compare_v1,
+        liveness::create_managed,
+        liveness::create_direct,
+        liveness::result,
+        liveness::photo,
+        liveness::compare_with_session,
+        liveness::webhook_deliveries,
         collections::create,
         collections::list,
         collections::get,
@@ -121,7 +141,7 @@ impl Modify for BearerKey {
         observability::metrics,
         openapi_json,
     ),
-    components(schemas(error::ErrorBody, dto::FaceDto)),
+    components(schemas(error::ErrorBody, dto::FaceDto, sessions::live::ClientMessage)),
     modifiers(&BearerKey)
 )]
 pub struct ApiDoc;

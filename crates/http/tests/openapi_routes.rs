@@ -32,6 +32,12 @@ async fn operational_routes_and_the_openapi_document_match_the_router() {
         "POST /api/v2/faces:detect",
         "POST /api/v2/faces:compare",
         "POST /api/v1/compare-faces",
+        "POST /api/v1/managed-session",
+        "POST /api/v1/session",
+        "GET /api/v1/session/{id}/result",
+        "GET /api/v1/session/{id}/photo",
+        "GET /api/v1/session/{id}/webhook-deliveries",
+        "POST /api/v1/compare-with-session",
         "POST /api/v2/collections",
         "GET /api/v2/collections",
         "GET /api/v2/collections/{external_id}",
@@ -56,6 +62,7 @@ async fn operational_routes_and_the_openapi_document_match_the_router() {
         let (method, path) = operation.split_once(' ').expect("operation");
         let uri = path
             .replace("{external_id}", "nope")
+            .replace("{id}", "00000000-0000-0000-0000-000000000000")
             .replace("{face_id}", "00000000-0000-0000-0000-000000000000");
         let (_, body) = call!(app, method, &uri, Some(&f.key), None);
         assert_ne!(code(&body), "route_not_found", "{operation}");

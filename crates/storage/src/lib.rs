@@ -12,6 +12,7 @@ pub mod secrets;
 pub mod sessions;
 pub mod tenants;
 pub mod vector;
+pub mod webhook_secrets;
 pub mod webhooks;
 
 use std::sync::Arc;
@@ -88,6 +89,12 @@ impl Store {
 
     pub(crate) fn secret(&self) -> &ServerSecret {
         &self.secret
+    }
+
+    /// Hex HMAC digest of `value` under the server secret (for keys that must not be stored in
+    /// the clear, such as a direct session's fingerprint and client address).
+    pub fn digest_hex(&self, value: &str) -> String {
+        hex::encode(self.secret.digest(value))
     }
 
     /// Whether the database answers a trivial query (readiness).

@@ -65,6 +65,7 @@ diesel::table! {
         created_at -> BigInt,
         expires_at -> BigInt,
         completed_at -> Nullable<BigInt>,
+        layers -> Nullable<Text>,
     }
 }
 
@@ -79,6 +80,38 @@ diesel::table! {
         attempts -> Integer,
         next_attempt_at -> BigInt,
         last_error -> Nullable<Text>,
+        created_at -> BigInt,
+        lease_token -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    webhook_attempts (id) {
+        id -> Text,
+        delivery_id -> Text,
+        attempt -> Integer,
+        started_at -> BigInt,
+        duration_ms -> BigInt,
+        status_code -> Nullable<Integer>,
+        outcome -> Text,
+        error -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    webhook_secrets (id) {
+        id -> Text,
+        tenant_id -> Text,
+        sealed -> Binary,
+        created_at -> BigInt,
+        retires_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    session_attempts (id) {
+        id -> Text,
+        subject -> Text,
         created_at -> BigInt,
     }
 }

@@ -34,6 +34,11 @@ impl ServerSecret {
         self.mac(value).finalize().into_bytes().to_vec()
     }
 
+    /// A 32-byte key for one purpose (`label`), derived from the server secret.
+    pub fn derive_key(&self, label: &str) -> [u8; 32] {
+        self.mac(label).finalize().into_bytes().into()
+    }
+
     /// Constant-time check of `value` against a stored digest.
     pub fn verify(&self, value: &str, stored_digest: &[u8]) -> bool {
         self.mac(value).verify_slice(stored_digest).is_ok()

@@ -47,6 +47,25 @@ struct SessionRow {
     created_at: i64,
     expires_at: i64,
     completed_at: Option<i64>,
+    layers: Option<String>,
+}
+
+/// The outcome of a finished liveness session, stored in one transaction with its webhook.
+#[derive(Debug, Clone)]
+pub struct SessionOutcome {
+    pub verdict: Verdict,
+    pub confidence: f32,
+    /// Per-layer scores as JSON (API-key reads only).
+    pub layers_json: String,
+    /// The ICAO portrait JPEG and its quality score; kept only for a `pass`.
+    pub photo: Option<(Vec<u8>, f32)>,
+}
+
+/// The webhook to queue with a session's outcome (the outbox row).
+#[derive(Debug, Clone)]
+pub struct NewDelivery {
+    pub url: String,
+    pub payload: String,
 }
 
 fn kind_str(kind: SessionKind) -> &'static str {
@@ -69,6 +88,15 @@ fn verdict_str(verdict: Verdict) -> &'static str {
         Verdict::Retry => "retry",
         Verdict::Fail => "fail",
     }
+}
+
+/// The lifecycle's refusal of `from` → `to`.
+fn refused(from: SessionStatus, to: SessionStatus) -> StorageError {
+    domain::DomainError::InvalidTransition {
+        from: from.as_str(),
+        to: to.as_str(),
+    }
+    .into()
 }
 
 impl SessionRow {
@@ -105,6 +133,7 @@ impl SessionRow {
             },
             confidence: self.confidence.map(|c| c as f32),
             photo_quality_score: self.photo_quality_score.map(|q| q as f32),
+            layers: self.layers,
             has_photo: self.photo.is_some(),
             created_at: self.created_at,
             expires_at: self.expires_at,
@@ -139,6 +168,7 @@ impl Store {
             created_at: now,
             expires_at: now + new.lifetime_ms,
             completed_at: None,
+            layers: None,
         };
         diesel::insert_into(sessions::table)
             .values(&row)
@@ -189,32 +219,164 @@ impl Store {
         self.session_row(id)?.into_domain()
     }
 
-    /// Records the verdict; the photo is kept only for a `pass`.
+    /// A session by id, without a token check (callers authenticate first).
+    pub fn session(&self, id: Uuid) -> StorageResult<Session> {
+        self.session_row(id)?.into_domain()
+    }
+
+    /// A session of `tenant` (another tenant's session is reported as not found).
+    pub fn session_of_tenant(&self, tenant: TenantId, id: Uuid) -> StorageResult<Session> {
+        let session = self.session(id)?;
+        if session.tenant_id != tenant {
+            return Err(StorageError::NotFound { entity: "session" });
+        }
+        Ok(session)
+    }
+
+    /// The portrait JPEG of a session, if it still has one (callers authenticate first).
+    pub fn session_photo_of(&self, id: Uuid) -> StorageResult<Option<Vec<u8>>> {
+        Ok(self.session_row(id)?.photo)
+    }
+
+    /// A client starts streaming: `created` becomes `in_progress`; an `in_progress` session
+    /// (a client reconnecting after a dropped socket) stays so. Anything else is refused with
+    /// `InvalidTransition`, so a finished session is single use.
+    pub fn begin_session(&self, id: Uuid) -> StorageResult<Session> {
+        let current = self.session(id)?;
+        if current.status == SessionStatus::InProgress && !current.is_expired_at(now_millis()) {
+            return Ok(current);
+        }
+        if current.is_expired_at(now_millis()) {
+            return Err(StorageError::NotFound { entity: "session" });
+        }
+        current.status.transition(SessionStatus::InProgress)?;
+        let changed = diesel::update(
+            sessions::table
+                .find(id.to_string())
+                .filter(sessions::status.eq(current.status.as_str())),
+        )
+        .set(sessions::status.eq(SessionStatus::InProgress.as_str()))
+        .execute(&mut *self.conn()?)
+        .map_err(|e| StorageError::from_diesel("session", e))?;
+        if changed == 0 {
+            // another connection moved it first; report what it is now
+            return self.begin_session_after_race(id);
+        }
+        self.session(id)
+    }
+
+    fn begin_session_after_race(&self, id: Uuid) -> StorageResult<Session> {
+        let now = self.session(id)?;
+        match now.status {
+            SessionStatus::InProgress => Ok(now),
+            other => Err(refused(other, SessionStatus::InProgress)),
+        }
+    }
+
+    /// Records the outcome and queues its webhook in one transaction. The status moves to
+    /// `completed` only from `created` or `in_progress` (compare-and-set): a second completion
+    /// finds no row to change and gets `InvalidTransition`, so at most one verdict and one
+    /// delivery exist per session. The photo is kept only for a `pass`.
     pub fn complete_session(
         &self,
         id: Uuid,
-        verdict: Verdict,
-        confidence: f32,
-        photo: Option<(Vec<u8>, f32)>,
+        outcome: &SessionOutcome,
+        webhook: Option<&NewDelivery>,
     ) -> StorageResult<Session> {
-        let current = self.session_row(id)?.into_domain()?;
-        current.status.transition(SessionStatus::Completed)?;
-        let (photo, quality) = match (verdict, photo) {
-            (Verdict::Pass, Some((jpeg, q))) => (Some(jpeg), Some(f64::from(q))),
+        let (photo, quality) = match (outcome.verdict, &outcome.photo) {
+            (Verdict::Pass, Some((jpeg, q))) => (Some(jpeg.clone()), Some(f64::from(*q))),
             _ => (None, None),
         };
-        diesel::update(sessions::table.find(id.to_string()))
+        let now = now_millis();
+        let mut conn = self.conn()?;
+        conn.transaction::<_, StorageError, _>(|c| {
+            let (created_at, expires_at): (i64, i64) = sessions::table
+                .find(id.to_string())
+                .select((sessions::created_at, sessions::expires_at))
+                .first(c)
+                .map_err(|e| StorageError::from_diesel("session", e))?;
+            // the result stays readable for at least one lifetime after the verdict
+            let readable_until = expires_at.max(now + (expires_at - created_at));
+            let changed = diesel::update(sessions::table.find(id.to_string()).filter(
+                sessions::status.eq_any([
+                    SessionStatus::Created.as_str(),
+                    SessionStatus::InProgress.as_str(),
+                ]),
+            ))
             .set((
                 sessions::status.eq(SessionStatus::Completed.as_str()),
-                sessions::verdict.eq(Some(verdict_str(verdict))),
-                sessions::confidence.eq(Some(f64::from(confidence))),
+                sessions::verdict.eq(Some(verdict_str(outcome.verdict))),
+                sessions::confidence.eq(Some(f64::from(outcome.confidence))),
+                sessions::layers.eq(Some(outcome.layers_json.as_str())),
                 sessions::photo.eq(photo),
                 sessions::photo_quality_score.eq(quality),
-                sessions::completed_at.eq(Some(now_millis())),
+                sessions::completed_at.eq(Some(now)),
+                sessions::expires_at.eq(readable_until),
             ))
-            .execute(&mut *self.conn()?)
+            .execute(c)
             .map_err(|e| StorageError::from_diesel("session", e))?;
-        self.session_row(id)?.into_domain()
+            if changed == 0 {
+                let status = sessions::table
+                    .find(id.to_string())
+                    .select(sessions::status)
+                    .first::<String>(c)
+                    .map_err(|e| StorageError::from_diesel("session", e))?;
+                let from = SessionStatus::parse(&status).unwrap_or(SessionStatus::Completed);
+                return Err(refused(from, SessionStatus::Completed));
+            }
+            if let Some(webhook) = webhook {
+                let tenant: String = sessions::table
+                    .find(id.to_string())
+                    .select(sessions::tenant_id)
+                    .first(c)
+                    .map_err(|e| StorageError::from_diesel("session", e))?;
+                crate::webhooks::insert_delivery(c, &tenant, id, webhook, now)?;
+            }
+            Ok(())
+        })?;
+        self.session(id)
+    }
+
+    /// Counts a direct-session attempt for `subject` (a digest of fingerprint and client
+    /// address): returns the attempt number when fewer than `max` were made since
+    /// `window_start`, or `None` when the maximum is reached (nothing is recorded then).
+    pub fn record_session_attempt(
+        &self,
+        subject: &str,
+        window_start: i64,
+        max: u32,
+    ) -> StorageResult<Option<u32>> {
+        use crate::schema::session_attempts as sa;
+        let mut conn = self.conn()?;
+        conn.transaction::<_, StorageError, _>(|c| {
+            let made: i64 = sa::table
+                .filter(sa::subject.eq(subject))
+                .filter(sa::created_at.ge(window_start))
+                .count()
+                .get_result(c)
+                .map_err(|e| StorageError::from_diesel("session attempt", e))?;
+            if made >= i64::from(max) {
+                return Ok(None);
+            }
+            diesel::insert_into(sa::table)
+                .values((
+                    sa::id.eq(Uuid::now_v7().to_string()),
+                    sa::subject.eq(subject),
+                    sa::created_at.eq(now_millis()),
+                ))
+                .execute(c)
+                .map_err(|e| StorageError::from_diesel("session attempt", e))?;
+            Ok(Some(made as u32 + 1))
+        })
+    }
+
+    /// Records which direct-session attempt this session is (counted at creation).
+    pub fn set_attempt_number(&self, id: Uuid, attempt: u32) -> StorageResult<()> {
+        diesel::update(sessions::table.find(id.to_string()))
+            .set(sessions::attempt_number.eq(attempt as i32))
+            .execute(&mut *self.conn()?)
+            .map_err(|e| StorageError::from_diesel("session", e))
+            .map(|_| ())
     }
 
     /// Deletes a session's photo when its purpose has ended (for example after download).

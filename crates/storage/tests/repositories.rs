@@ -6,7 +6,8 @@ mod common;
 
 use domain::{ExternalId, SessionKind, SessionMode, SessionStatus, Verdict};
 use facegate_storage::search::FaceSearch;
-use facegate_storage::sessions::NewSession;
+use facegate_storage::sessions::{NewDelivery, NewSession, SessionOutcome};
+use facegate_storage::webhooks::{AttemptReport, NextStep};
 use facegate_storage::{ServerSecret, StorageError, Store, connection, now_millis};
 
 fn ext(value: &str) -> ExternalId {
@@ -252,19 +253,35 @@ fn sessions_keep_tokens_as_digests_and_retention_deletes_photos() {
             store.session_with_token(session.id, "wrong"),
             Err(StorageError::NotFound { .. })
         ));
+        store.begin_session(session.id).expect("start");
         store
-            .set_session_status(session.id, SessionStatus::InProgress)
-            .expect("start");
+            .begin_session(session.id)
+            .expect("a reconnect keeps it in progress");
+        let outcome = SessionOutcome {
+            verdict: Verdict::Pass,
+            confidence: 0.91,
+            layers_json: "[]".into(),
+            photo: Some((vec![0xFF, 0xD8, 0xFF, 0xD9], 0.8)),
+        };
+        let webhook = NewDelivery {
+            url: "https://example.com/hook".into(),
+            payload: "{}".into(),
+        };
         let done = store
-            .complete_session(
-                session.id,
-                Verdict::Pass,
-                0.91,
-                Some((vec![0xFF, 0xD8, 0xFF, 0xD9], 0.8)),
-            )
+            .complete_session(session.id, &outcome, Some(&webhook))
             .expect("complete");
         assert_eq!(done.verdict, Some(Verdict::Pass));
         assert!(done.has_photo);
+        assert!(
+            store
+                .complete_session(session.id, &outcome, Some(&webhook))
+                .is_err(),
+            "{backend}: a second completion is refused, so one verdict and one delivery"
+        );
+        assert!(
+            store.begin_session(session.id).is_err(),
+            "{backend}: single use"
+        );
         assert!(
             store
                 .set_session_status(session.id, SessionStatus::InProgress)
@@ -289,13 +306,15 @@ fn sessions_keep_tokens_as_digests_and_retention_deletes_photos() {
             .expect("sweep later");
         assert_eq!(photos, 1, "{backend}");
 
-        let delivery = store
-            .enqueue_webhook(tenant, session.id, "https://example.com/hook", "{}")
-            .expect("enqueue");
         let claimed = store
             .claim_due_webhooks(now_millis(), 10, 30_000)
             .expect("claim");
-        assert_eq!(claimed.len(), 1);
+        assert_eq!(
+            claimed.len(),
+            1,
+            "{backend}: the completion queued one delivery"
+        );
+        let delivery = claimed[0].delivery.clone();
         assert!(
             store
                 .claim_due_webhooks(now_millis(), 10, 30_000)
@@ -303,15 +322,74 @@ fn sessions_keep_tokens_as_digests_and_retention_deletes_photos() {
                 .is_empty(),
             "{backend}: leased"
         );
-        store
-            .record_webhook_attempt(delivery.id, Err(("503".into(), Some(now_millis()))))
-            .expect("retry");
-        store
-            .record_webhook_attempt(delivery.id, Ok(()))
-            .expect("delivered");
+        let report = |next| AttemptReport {
+            started_at: now_millis(),
+            duration_ms: 5,
+            status_code: Some(503),
+            error: Some("503".into()),
+            next,
+        };
+        assert!(
+            store
+                .record_webhook_attempt(&claimed[0], &report(NextStep::RetryAt(now_millis())))
+                .expect("retry")
+        );
+        assert!(
+            !store
+                .record_webhook_attempt(&claimed[0], &report(NextStep::Delivered))
+                .expect("stale lease"),
+            "{backend}: a spent lease records nothing"
+        );
+        let again = store
+            .claim_due_webhooks(now_millis() + 1, 10, 30_000)
+            .expect("claim the retry");
+        assert_eq!(again.len(), 1);
+        assert!(
+            store
+                .record_webhook_attempt(&again[0], &report(NextStep::Delivered))
+                .expect("delivered")
+        );
         let after = store.webhook_delivery(delivery.id).expect("get");
         assert_eq!(after.attempts, 2);
         assert_eq!(after.status, domain::DeliveryStatus::Delivered);
+        let listed = store
+            .webhook_deliveries_of_session(tenant, session.id)
+            .expect("list");
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].1.len(), 2, "{backend}: both attempts logged");
+        let other = store.create_tenant("other").expect("tenant").id;
+        assert!(
+            store
+                .webhook_deliveries_of_session(other, session.id)
+                .expect("list")
+                .is_empty(),
+            "{backend}: another tenant sees nothing"
+        );
+
+        let first = store.webhook_secret(tenant).expect("secret");
+        assert!(first.starts_with("whsec_"));
+        assert_eq!(store.webhook_secret(tenant).expect("same"), first);
+        let second = store.rotate_webhook_secret(tenant, 60_000).expect("rotate");
+        assert_eq!(
+            store.webhook_secrets(tenant).expect("in force"),
+            vec![second.clone(), first],
+            "{backend}: both sign during the overlap"
+        );
+        store.rotate_webhook_secret(tenant, 0).expect("rotate now");
+        assert_eq!(store.webhook_secrets(tenant).expect("in force").len(), 1);
+
+        assert_eq!(
+            store.record_session_attempt("subject", 0, 2).expect("1"),
+            Some(1)
+        );
+        assert_eq!(
+            store.record_session_attempt("subject", 0, 2).expect("2"),
+            Some(2)
+        );
+        assert_eq!(
+            store.record_session_attempt("subject", 0, 2).expect("3"),
+            None
+        );
     }
 }
 
@@ -320,8 +398,8 @@ fn migrations_go_up_down_and_up_again() {
     for (backend, db) in common::backends() {
         let mut conn = db.store.connection().expect("conn");
         connection::revert_all_migrations(&mut conn).expect("down");
-        // PostgreSQL has a second migration: the optional pgvector column and index
-        let expected = if backend == "postgres" { 2 } else { 1 };
+        // PostgreSQL has one more migration: the optional pgvector column and index
+        let expected = if backend == "postgres" { 3 } else { 2 };
         let applied = connection::run_migrations(&mut conn).expect("up");
         assert_eq!(applied, expected, "{backend}");
         assert_eq!(connection::run_migrations(&mut conn).expect("noop"), 0);

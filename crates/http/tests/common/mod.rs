@@ -78,8 +78,18 @@ pub fn fixture() -> Fixture {
         per_second: 0,
         per_minute: 0,
     };
+    let sessions = sessions::SessionService::new(
+        store.clone(),
+        engine.clone(),
+        webhooks::AddressGuard::default(),
+        sessions::SessionSettings::defaults("https://facegate.test"),
+        1,
+    )
+    .expect("session service");
     let state = AppState {
         engine,
+        sessions,
+        trusted_proxies: Arc::new(Vec::new()),
         search: Arc::new(storage::search::FaceSearch::new(store)),
         limiter: Arc::new(facegate_http::ratelimit::RateLimiter::new(limits)),
         metrics: Arc::new(facegate_http::observability::Metrics::default()),

@@ -1,0 +1,320 @@
+//! Routes of liveness sessions: create managed and direct sessions, read results and
+//! portraits, compare with a session's portrait, and list webhook attempts. Each handler
+//! extracts, calls `sessions::SessionService` off the async workers, and maps the answer.
+
+use actix_multipart::Multipart;
+use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
+use serde::{Deserialize, Serialize};
+use sessions::SessionService;
+use sessions::create::{DirectSessionRequest, ManagedSessionRequest};
+use sessions::read::{
+    CompareWithSessionView, Credential, DeliveryView, PhotoAnswer, SessionResultView,
+};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::AppState;
+use crate::auth::Tenant;
+use crate::error::{ApiError, ErrorBody};
+use crate::openapi::{KeyErrors, UploadErrors};
+use crate::upload::{FormSpec, read_form};
+
+/// `POST /api/v1/managed-session` body.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ManagedSessionBody {
+    /// Where the user goes after the verdict (`https`, public); `session_id` is added.
+    #[schema(example = "https://bank.example/onboarding/done")]
+    redirect_url: Option<String>,
+    /// Receives the signed verdict (`https`, public).
+    webhook_url: Option<String>,
+    /// Your identifier, echoed in the result and webhook (at most 256 characters).
+    reference_id: Option<String>,
+    /// `passive`; omitted means active (challenges).
+    #[schema(example = "passive")]
+    mode: Option<String>,
+}
+
+/// `POST /api/v1/session` body; `{}` or no body at all is accepted.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DirectSessionBody {
+    fingerprint_id: Option<String>,
+    captcha_token: Option<String>,
+    /// Extension: `passive`; omitted means active.
+    mode: Option<String>,
+}
+
+/// A new managed session. `token` is shown once.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ManagedSessionCreated {
+    #[schema(value_type = String, example = "0192c0de-7a1e-7c3b-9a51-4d2e8f6b1a90")]
+    session_id: Uuid,
+    session_url: String,
+    token: String,
+    reference_id: Option<String>,
+    #[schema(example = "passive")]
+    mode: &'static str,
+    #[schema(example = "created")]
+    status: &'static str,
+    /// Unix milliseconds.
+    expires_at: i64,
+}
+
+/// A new direct session. `token` is shown once.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DirectSessionCreated {
+    #[schema(value_type = String, example = "0192c0de-7a1e-7c3b-9a51-4d2e8f6b1a90")]
+    session_id: Uuid,
+    token: String,
+    session_url: String,
+    challenge_count: u32,
+    attempt_number: u32,
+    max_attempts: u32,
+    expires_at: i64,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct TokenQuery {
+    token: Option<String>,
+}
+
+fn mode_name(mode: domain::SessionMode) -> &'static str {
+    match mode {
+        domain::SessionMode::Active => "active",
+        domain::SessionMode::Passive => "passive",
+    }
+}
+
+fn session_id(raw: &str) -> Result<Uuid, ApiError> {
+    Uuid::parse_str(raw).map_err(|_| sessions::SessionError::NotFound.into())
+}
+
+/// The reader's credential: the API key when an `Authorization` header is sent, else the token.
+async fn credential(
+    req: &HttpRequest,
+    token: Option<String>,
+) -> Result<(Option<Tenant>, String), ApiError> {
+    if req
+        .headers()
+        .contains_key(actix_web::http::header::AUTHORIZATION)
+    {
+        let tenant = Tenant::extract(req).await?;
+        return Ok((Some(tenant), String::new()));
+    }
+    Ok((None, token.unwrap_or_default()))
+}
+
+async fn run<T: Send + 'static>(
+    state: &AppState,
+    work: impl FnOnce(&SessionService) -> sessions::SessionResult<T> + Send + 'static,
+) -> Result<T, ApiError> {
+    let service = state.sessions.clone();
+    Ok(web::block(move || work(&service)).await??)
+}
+
+/// Runs a read of session `raw_id` with the request's credential (API key or token).
+async fn read<T: Send + 'static>(
+    req: &HttpRequest,
+    state: &AppState,
+    raw_id: &str,
+    query: TokenQuery,
+    read: fn(&SessionService, Uuid, Credential<'_>) -> sessions::SessionResult<T>,
+) -> Result<T, ApiError> {
+    let id = session_id(raw_id)?;
+    let (tenant, token) = credential(req, query.token).await?;
+    run(state, move |s| match tenant {
+        Some(Tenant(tenant)) => read(s, id, Credential::Tenant(tenant)),
+        None => read(s, id, Credential::Token(&token)),
+    })
+    .await
+}
+
+#[utoipa::path(post, path = "/api/v1/managed-session", tag = "sessions",
+    request_body = ManagedSessionBody,
+    responses(
+        (status = 201, description = "Session created", body = ManagedSessionCreated),
+        (status = 400, description = "`invalid_json`, `invalid_mode`, `invalid_reference_id`, `invalid_redirect_url`, `invalid_webhook_url`", body = ErrorBody),
+        KeyErrors,
+    ),
+    security(("api_key" = [])))]
+pub async fn create_managed(
+    state: web::Data<AppState>,
+    tenant: Tenant,
+    body: web::Json<ManagedSessionBody>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    let request = ManagedSessionRequest {
+        redirect_url: body.redirect_url,
+        webhook_url: body.webhook_url,
+        reference_id: body.reference_id,
+        mode: body.mode,
+    };
+    let created = run(&state, move |s| s.create_managed(tenant.0, request)).await?;
+    Ok(HttpResponse::Created().json(ManagedSessionCreated {
+        session_id: created.session.id,
+        session_url: created.session_url,
+        token: created.token,
+        reference_id: created.session.reference_id,
+        mode: mode_name(created.session.mode),
+        status: created.session.status.as_str(),
+        expires_at: created.session.expires_at,
+    }))
+}
+
+#[utoipa::path(post, path = "/api/v1/session", tag = "sessions",
+    request_body = DirectSessionBody,
+    responses(
+        (status = 201, description = "Session created", body = DirectSessionCreated),
+        (status = 400, description = "`invalid_json`, `invalid_mode`, `invalid_fingerprint_id`", body = ErrorBody),
+        (status = 403, description = "`captcha_failed`, `direct_sessions_disabled`", body = ErrorBody),
+        (status = 429, description = "`too_many_attempts`; see `Retry-After`", body = ErrorBody),
+    ))]
+pub async fn create_direct(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let body: DirectSessionBody = if body.iter().all(u8::is_ascii_whitespace) {
+        DirectSessionBody::default()
+    } else {
+        serde_json::from_slice(&body)
+            .map_err(|e| ApiError::bad_request("invalid_json", e.to_string()))?
+    };
+    let client = crate::client::client_address(&req, &state.trusted_proxies);
+    let request = DirectSessionRequest {
+        fingerprint_id: body.fingerprint_id,
+        captcha_token: body.captcha_token,
+        mode: body.mode,
+    };
+    let created = run(&state, move |s| s.create_direct(client, request)).await?;
+    Ok(HttpResponse::Created().json(DirectSessionCreated {
+        session_id: created.session.id,
+        token: created.token,
+        session_url: created.session_url,
+        challenge_count: created.session.challenge_count,
+        attempt_number: created.session.attempt_number,
+        max_attempts: created.session.max_attempts,
+        expires_at: created.session.expires_at,
+    }))
+}
+
+#[utoipa::path(get, path = "/api/v1/session/{id}/result", tag = "sessions",
+    params(("id" = String, Path), ("token" = Option<String>, Query, description = "the session token (or send the tenant's API key)")),
+    responses(
+        (status = 200, description = "The result; poll until `status` is `completed`", body = SessionResultView),
+        (status = 404, description = "`session_not_found`: unknown, expired, or wrong token", body = ErrorBody),
+    ))]
+pub async fn result(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    query: web::Query<TokenQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let view = read(
+        &req,
+        &state,
+        &path,
+        query.into_inner(),
+        SessionService::result,
+    )
+    .await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(view))
+}
+
+#[utoipa::path(get, path = "/api/v1/session/{id}/photo", tag = "sessions",
+    params(("id" = String, Path), ("token" = Option<String>, Query)),
+    responses(
+        (status = 200, description = "The 480×600 ICAO portrait", content_type = "image/jpeg"),
+        (status = 202, description = "No verdict yet; retry after `Retry-After` seconds"),
+        (status = 404, description = "`session_not_found`, `photo_not_available` (no `pass`)", body = ErrorBody),
+    ))]
+pub async fn photo(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    query: web::Query<TokenQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let answer = read(
+        &req,
+        &state,
+        &path,
+        query.into_inner(),
+        SessionService::photo,
+    )
+    .await?;
+    Ok(match answer {
+        PhotoAnswer::Jpeg(jpeg) => HttpResponse::Ok()
+            .content_type("image/jpeg")
+            .insert_header(("Cache-Control", "no-store"))
+            .body(jpeg),
+        PhotoAnswer::Processing => HttpResponse::Accepted()
+            .insert_header(("Retry-After", "1"))
+            .json(serde_json::json!({"status": "processing"})),
+    })
+}
+
+#[utoipa::path(post, path = "/api/v1/compare-with-session", tag = "sessions",
+    request_body(content = crate::openapi::CompareWithSessionForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "Similarity of the probe's largest face to the session's portrait", body = CompareWithSessionView),
+        UploadErrors,
+        (status = 404, description = "`session_not_found`", body = ErrorBody),
+        (status = 409, description = "`session_not_verified`: the session has no `pass`", body = ErrorBody),
+        (status = 422, description = "`no_face`", body = ErrorBody),
+    ))]
+pub async fn compare_with_session(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    payload: Multipart,
+) -> Result<HttpResponse, ApiError> {
+    let (tenant, _) = credential(&req, None).await?;
+    let mut form = read_form(
+        payload,
+        FormSpec {
+            files: &["probe"],
+            texts: &["session_id", "threshold", "token"],
+        },
+    )
+    .await?;
+    let id = session_id(form.required_text("session_id")?)?;
+    let threshold = form
+        .text("threshold")
+        .map(|_| crate::service::unit_value("threshold", form.text("threshold"), 0.0))
+        .transpose()?;
+    let token = form.text("token").map(str::to_owned);
+    let probe = form.file("probe")?;
+    let service = state.sessions.clone();
+    let view = state
+        .infer(move |_, _| {
+            Ok(service.compare_with_session(
+                id,
+                tenant.map(|t| t.0),
+                token.as_deref(),
+                &probe,
+                threshold,
+            )?)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(view))
+}
+
+#[utoipa::path(get, path = "/api/v1/session/{id}/webhook-deliveries", tag = "sessions",
+    params(("id" = String, Path)),
+    responses(
+        (status = 200, description = "The session's webhook delivery and its attempts", body = [DeliveryView]),
+        (status = 404, description = "`session_not_found`", body = ErrorBody),
+        KeyErrors,
+    ),
+    security(("api_key" = [])))]
+pub async fn webhook_deliveries(
+    state: web::Data<AppState>,
+    tenant: Tenant,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = session_id(&path)?;
+    let deliveries = run(&state, move |s| s.deliveries(tenant.0, id)).await?;
+    Ok(HttpResponse::Ok().json(serde_json::json!({ "deliveries": deliveries })))
+}

@@ -1,0 +1,230 @@
+//! Creating sessions: managed (a tenant's API key; redirect and webhook URLs through the SSRF
+//! guard) and direct (no key; switchable, attempts counted per fingerprint and client address,
+//! an optional captcha).
+
+use std::net::IpAddr;
+
+use domain::{Session, SessionKind, SessionMode, TenantId};
+use rand::Rng;
+use storage::sessions::NewSession;
+
+use crate::{CaptchaVerifier, SessionError, SessionResult, SessionService};
+
+/// Longest `reference_id` and `fingerprint_id`.
+pub const MAX_TEXT_FIELD: usize = 256;
+
+/// `POST /api/v1/managed-session`.
+#[derive(Debug, Clone, Default)]
+pub struct ManagedSessionRequest {
+    pub redirect_url: Option<String>,
+    pub webhook_url: Option<String>,
+    pub reference_id: Option<String>,
+    pub mode: Option<String>,
+}
+
+/// `POST /api/v1/session`.
+#[derive(Debug, Clone, Default)]
+pub struct DirectSessionRequest {
+    pub fingerprint_id: Option<String>,
+    pub captcha_token: Option<String>,
+    /// Extension: `passive`, or omitted for active.
+    pub mode: Option<String>,
+}
+
+/// A new session with its token (shown once) and its verification page.
+#[derive(Debug, Clone)]
+pub struct CreatedSession {
+    pub session: Session,
+    pub token: String,
+    pub session_url: String,
+}
+
+fn parse_mode(mode: Option<&str>) -> SessionResult<SessionMode> {
+    match mode {
+        None => Ok(SessionMode::Active),
+        Some("passive") => Ok(SessionMode::Passive),
+        Some("active") => Ok(SessionMode::Active),
+        Some(_) => Err(SessionError::InvalidMode),
+    }
+}
+
+fn printable(value: &str) -> bool {
+    !value.is_empty()
+        && value.chars().count() <= MAX_TEXT_FIELD
+        && !value.chars().any(char::is_control)
+}
+
+impl SessionService {
+    fn challenge_count(&self, mode: SessionMode) -> u32 {
+        match mode {
+            SessionMode::Passive => 0,
+            SessionMode::Active => {
+                let config = &self.settings.liveness;
+                rand::rng().random_range(config.min_challenges..=config.max_challenges) as u32
+            }
+        }
+    }
+
+    fn session_url(&self, session: &Session, token: &str) -> String {
+        format!(
+            "{}/verify/{}?token={token}",
+            self.settings.public_url, session.id
+        )
+    }
+
+    /// Creates a managed session for `tenant`. Resolves the URLs' hosts: call it off the async
+    /// workers.
+    pub fn create_managed(
+        &self,
+        tenant: TenantId,
+        request: ManagedSessionRequest,
+    ) -> SessionResult<CreatedSession> {
+        let mode = parse_mode(request.mode.as_deref())?;
+        if let Some(reference) = &request.reference_id
+            && !printable(reference)
+        {
+            return Err(SessionError::InvalidReferenceId {
+                max: MAX_TEXT_FIELD,
+            });
+        }
+        let redirect_url = request
+            .redirect_url
+            .as_deref()
+            .map(|url| {
+                self.guard
+                    .check_redirect_url(url)
+                    .map_err(SessionError::InvalidRedirectUrl)
+            })
+            .transpose()?;
+        let webhook_url = request
+            .webhook_url
+            .as_deref()
+            .map(|url| {
+                self.guard
+                    .check_webhook_url(url)
+                    .map_err(SessionError::InvalidWebhookUrl)
+            })
+            .transpose()?;
+        let new = NewSession {
+            tenant_id: tenant,
+            kind: SessionKind::Managed,
+            mode,
+            reference_id: request.reference_id,
+            redirect_url: redirect_url.map(String::from),
+            webhook_url: webhook_url.map(String::from),
+            fingerprint_id: None,
+            challenge_count: self.challenge_count(mode),
+            max_attempts: 1,
+            lifetime_ms: self.settings.lifetime_ms,
+        };
+        let (session, token) = self.store.create_session(&new)?;
+        let session_url = self.session_url(&session, &token);
+        Ok(CreatedSession {
+            session,
+            token,
+            session_url,
+        })
+    }
+
+    /// Creates a direct session for a browser at `client`. Verifies the captcha when one is
+    /// configured (a blocking HTTP call): call it off the async workers.
+    pub fn create_direct(
+        &self,
+        client: IpAddr,
+        request: DirectSessionRequest,
+    ) -> SessionResult<CreatedSession> {
+        let policy = &self.settings.direct;
+        if !policy.enabled {
+            return Err(SessionError::DirectSessionsDisabled);
+        }
+        let mode = parse_mode(request.mode.as_deref())?;
+        if let Some(fingerprint) = &request.fingerprint_id
+            && !printable(fingerprint)
+        {
+            return Err(SessionError::InvalidFingerprint {
+                max: MAX_TEXT_FIELD,
+            });
+        }
+        if let Some(captcha) = &policy.captcha {
+            let token = request.captcha_token.as_deref().unwrap_or("");
+            if token.is_empty() || token.len() > 4096 || !verify_captcha(captcha, token, client) {
+                return Err(SessionError::CaptchaFailed);
+            }
+        }
+        let subject = self.store.digest_hex(&format!(
+            "direct-attempts|{client}|{}",
+            request.fingerprint_id.as_deref().unwrap_or("")
+        ));
+        let window_ms = policy.window_seconds as i64 * 1000;
+        let attempt = self
+            .store
+            .record_session_attempt(
+                &subject,
+                storage::now_millis() - window_ms,
+                policy.max_attempts,
+            )?
+            .ok_or(SessionError::TooManyAttempts {
+                retry_after_seconds: policy.window_seconds,
+            })?;
+        let tenant = self.store.ensure_tenant(&policy.tenant)?.id;
+        let new = NewSession {
+            tenant_id: tenant,
+            kind: SessionKind::Direct,
+            mode,
+            reference_id: None,
+            redirect_url: None,
+            webhook_url: None,
+            fingerprint_id: request.fingerprint_id,
+            challenge_count: self.challenge_count(mode),
+            max_attempts: policy.max_attempts,
+            lifetime_ms: self.settings.lifetime_ms,
+        };
+        let (mut session, token) = self.store.create_session(&new)?;
+        session.attempt_number = attempt;
+        self.store.set_attempt_number(session.id, attempt)?;
+        let session_url = self.session_url(&session, &token);
+        Ok(CreatedSession {
+            session,
+            token,
+            session_url,
+        })
+    }
+}
+
+/// The siteverify protocol shared by Turnstile, hCaptcha and reCAPTCHA: a form POST of
+/// `secret`, `response` and `remoteip`, answered `{"success": true|false, …}`.
+fn verify_captcha(verifier: &CaptchaVerifier, token: &str, client: IpAddr) -> bool {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(std::time::Duration::from_secs(10)))
+        .max_redirects(0)
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let client = client.to_string();
+    let answer = agent.post(&verifier.verify_url).send_form([
+        ("secret", verifier.secret.as_str()),
+        ("response", token),
+        ("remoteip", client.as_str()),
+    ]);
+    match answer {
+        Ok(mut response) if response.status().is_success() => response
+            .body_mut()
+            .with_config()
+            .limit(64 * 1024)
+            .read_json::<serde_json::Value>()
+            .ok()
+            .and_then(|v| v.get("success").and_then(serde_json::Value::as_bool))
+            .unwrap_or(false),
+        Ok(response) => {
+            tracing::warn!(
+                status = response.status().as_u16(),
+                "captcha verifier answered an error"
+            );
+            false
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "captcha verifier unreachable");
+            false
+        }
+    }
+}

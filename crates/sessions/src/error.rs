@@ -1,0 +1,44 @@
+//! The errors of session orchestration. `http` maps each variant to a status and a stable code.
+
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum SessionError {
+    /// Unknown, expired, or the token/key does not match: one answer, so there is no oracle.
+    #[error("Session not found")]
+    NotFound,
+    #[error("`mode` must be `passive` or omitted (active)")]
+    InvalidMode,
+    #[error("`reference_id` must be at most {max} printable characters")]
+    InvalidReferenceId { max: usize },
+    #[error("`fingerprint_id` must be at most {max} printable characters")]
+    InvalidFingerprint { max: usize },
+    #[error("redirect_url refused: {0}")]
+    InvalidRedirectUrl(webhooks::UrlRefusal),
+    #[error("webhook_url refused: {0}")]
+    InvalidWebhookUrl(webhooks::UrlRefusal),
+    #[error("direct sessions are switched off on this deployment")]
+    DirectSessionsDisabled,
+    #[error("too many attempts; retry in {retry_after_seconds} s")]
+    TooManyAttempts { retry_after_seconds: u64 },
+    #[error("the captcha was missing or did not verify")]
+    CaptchaFailed,
+    #[error("the session has no `pass` verdict")]
+    NotVerified,
+    #[error("the session already has a verdict; create a new session")]
+    AlreadyCompleted,
+    #[error("another connection is streaming this session")]
+    AlreadyConnected,
+    #[error("a frame may be at most {max} bytes")]
+    FrameTooLarge { max: usize },
+    #[error("the portrait is only available after a `pass`")]
+    PhotoNotAvailable,
+    #[error(transparent)]
+    Storage(#[from] storage::StorageError),
+    #[error(transparent)]
+    Engine(#[from] face_engine::EngineError),
+    #[error("liveness engine: {0}")]
+    Liveness(#[from] liveness_engine::LivenessError),
+}
+
+pub type SessionResult<T> = Result<T, SessionError>;

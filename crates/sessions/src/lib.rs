@@ -1,0 +1,124 @@
+//! Facegate liveness sessions, free of the web: what `http` (and tests) call.
+//!
+//! - [`create`]: managed and direct sessions (URL guard, attempts, captcha).
+//! - [`read`]: results (spec fields for a token, more for the tenant's key), portraits,
+//!   compare-with-session and the webhook attempt log.
+//! - [`live`]: a client's stream: frames into the engine's drop-the-stale-frame mailbox,
+//!   analysed on one bounded pool shared by every session, then completion (result, portrait
+//!   and webhook outbox in one transaction), the verdict event, and a normal close.
+
+pub mod create;
+mod error;
+pub mod live;
+pub mod read;
+
+use std::sync::Arc;
+
+use face_engine::FaceEngine;
+use liveness_engine::LivenessConfig;
+use storage::Store;
+use webhooks::AddressGuard;
+
+pub use error::{SessionError, SessionResult};
+
+/// Largest accepted token; anything longer is not a token of ours (answered as not found).
+pub const MAX_TOKEN_LEN: usize = 128;
+
+/// Direct (key-less) session policy.
+#[derive(Debug, Clone)]
+pub struct DirectSessionPolicy {
+    pub enabled: bool,
+    /// Attempts per fingerprint and client address within `window_seconds`.
+    pub max_attempts: u32,
+    pub window_seconds: u64,
+    /// The tenant that owns direct sessions.
+    pub tenant: String,
+    /// A siteverify endpoint (Turnstile, hCaptcha, reCAPTCHA) and its secret; `None` = no
+    /// captcha required.
+    pub captcha: Option<CaptchaVerifier>,
+}
+
+/// A captcha siteverify endpoint and its secret.
+#[derive(Clone)]
+pub struct CaptchaVerifier {
+    pub verify_url: String,
+    pub secret: String,
+}
+
+impl std::fmt::Debug for CaptchaVerifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CaptchaVerifier")
+            .field("verify_url", &self.verify_url)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Session settings.
+#[derive(Debug, Clone)]
+pub struct SessionSettings {
+    /// Base of `session_url` (`{public_url}/verify/<id>?token=<token>`), no trailing slash.
+    pub public_url: String,
+    pub lifetime_ms: i64,
+    pub direct: DirectSessionPolicy,
+    pub liveness: LivenessConfig,
+    /// Default threshold of compare-with-session (the same as compare-faces).
+    pub compare_threshold: f32,
+}
+
+impl SessionSettings {
+    /// The shipped defaults (30-minute lifetime, direct sessions open with 3 attempts an hour,
+    /// no captcha, the default liveness configuration, compare threshold 0.65) for `public_url`.
+    pub fn defaults(public_url: &str) -> Self {
+        Self {
+            public_url: public_url.trim_end_matches('/').to_owned(),
+            lifetime_ms: 30 * 60_000,
+            direct: DirectSessionPolicy {
+                enabled: true,
+                max_attempts: 3,
+                window_seconds: 3600,
+                tenant: "direct".into(),
+                captcha: None,
+            },
+            liveness: LivenessConfig::default(),
+            compare_threshold: 0.65,
+        }
+    }
+}
+
+/// The session use cases over one store and one engine.
+#[derive(Debug, Clone)]
+pub struct SessionService {
+    store: Store,
+    engine: Arc<FaceEngine>,
+    guard: AddressGuard,
+    settings: Arc<SessionSettings>,
+    live: Arc<live::LiveHub>,
+}
+
+impl SessionService {
+    /// `analysis_threads` bounds the frames analysed at once across every session.
+    pub fn new(
+        store: Store,
+        engine: Arc<FaceEngine>,
+        guard: AddressGuard,
+        settings: SessionSettings,
+        analysis_threads: usize,
+    ) -> SessionResult<Self> {
+        settings.liveness.validate()?;
+        Ok(Self {
+            store,
+            engine,
+            guard,
+            settings: Arc::new(settings),
+            live: Arc::new(live::LiveHub::new(analysis_threads)),
+        })
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub fn settings(&self) -> &SessionSettings {
+        &self.settings
+    }
+}

@@ -1,0 +1,221 @@
+//! Reading sessions: the result (the spec's fields for a token; mode, reference, timestamps and
+//! per-layer scores added only for the owning tenant's API key), the portrait, compare-with-
+//! session and the webhook attempt log.
+
+use domain::{Session, SessionKind, SessionStatus, TenantId, Verdict};
+use face_engine::Image;
+use serde::Serialize;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::{MAX_TOKEN_LEN, SessionError, SessionResult, SessionService};
+
+/// Who is reading: the browser's session token, or the owning tenant's API key.
+#[derive(Debug, Clone, Copy)]
+pub enum Credential<'a> {
+    Token(&'a str),
+    Tenant(TenantId),
+}
+
+/// `GET /api/v1/session/{id}/result`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SessionResultView {
+    #[schema(value_type = String, example = "0192c0de-7a1e-7c3b-9a51-4d2e8f6b1a90")]
+    pub session_id: Uuid,
+    /// `created`, `in_progress` or `completed` (an expired session answers 404).
+    #[schema(example = "completed")]
+    pub status: &'static str,
+    /// `pass`, `fail` or `retry`; null until completed.
+    #[schema(value_type = Option<String>, example = "pass")]
+    pub verdict: Option<Verdict>,
+    pub confidence: Option<f32>,
+    /// Where to download the ICAO portrait (after a `pass` only).
+    pub photo_url: Option<String>,
+    pub photo_quality_score: Option<f32>,
+    /// Present only when read with the owning tenant's API key.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<ResultDetail>,
+}
+
+/// What the tenant's backend sees beyond the spec's fields (never the browser).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ResultDetail {
+    #[schema(example = "passive")]
+    pub mode: &'static str,
+    #[schema(example = "managed")]
+    pub kind: &'static str,
+    pub reference_id: Option<String>,
+    /// Per-layer scores and reasons of the verdict.
+    #[schema(value_type = Object)]
+    pub layers: Option<serde_json::Value>,
+    /// Unix milliseconds.
+    pub created_at: i64,
+    pub completed_at: Option<i64>,
+    pub expires_at: i64,
+}
+
+/// The portrait, or why there is none yet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PhotoAnswer {
+    Jpeg(Vec<u8>),
+    /// The session has no verdict yet: the portrait is still being produced.
+    Processing,
+}
+
+/// `POST /api/v1/compare-with-session`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct CompareWithSessionView {
+    pub similarity: f32,
+    pub is_match: bool,
+    pub threshold: f32,
+}
+
+/// One webhook delivery and its attempts.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct DeliveryView {
+    /// The `webhook-id` header of every attempt.
+    pub webhook_id: String,
+    pub url: String,
+    #[schema(example = "delivered")]
+    pub status: &'static str,
+    pub attempts: u32,
+    pub next_attempt_at: Option<i64>,
+    #[schema(value_type = Vec<Object>)]
+    pub attempt_log: Vec<domain::WebhookAttempt>,
+}
+
+fn mode_name(session: &Session) -> &'static str {
+    match session.mode {
+        domain::SessionMode::Active => "active",
+        domain::SessionMode::Passive => "passive",
+    }
+}
+
+impl SessionService {
+    /// The session if `credential` may read it; `NotFound` otherwise (unknown, expired, wrong
+    /// token or another tenant's: one answer).
+    pub fn authorize(&self, id: Uuid, credential: Credential<'_>) -> SessionResult<Session> {
+        let found = match credential {
+            Credential::Token(token) if token.is_empty() || token.len() > MAX_TOKEN_LEN => {
+                return Err(SessionError::NotFound);
+            }
+            Credential::Token(token) => self.store.session_with_token(id, token),
+            Credential::Tenant(tenant) => self.store.session_of_tenant(tenant, id),
+        };
+        let session = match found {
+            Err(storage::StorageError::NotFound { .. }) => return Err(SessionError::NotFound),
+            other => other?,
+        };
+        if session.is_expired_at(storage::now_millis()) {
+            return Err(SessionError::NotFound);
+        }
+        Ok(session)
+    }
+
+    pub fn result(&self, id: Uuid, credential: Credential<'_>) -> SessionResult<SessionResultView> {
+        let session = self.authorize(id, credential)?;
+        let photo_url = session.has_photo.then(|| match credential {
+            Credential::Token(token) => format!("/api/v1/session/{id}/photo?token={token}"),
+            Credential::Tenant(_) => format!("/api/v1/session/{id}/photo"),
+        });
+        let detail = matches!(credential, Credential::Tenant(_)).then(|| ResultDetail {
+            mode: mode_name(&session),
+            kind: match session.kind {
+                SessionKind::Managed => "managed",
+                SessionKind::Direct => "direct",
+            },
+            reference_id: session.reference_id.clone(),
+            layers: session
+                .layers
+                .as_deref()
+                .and_then(|l| serde_json::from_str(l).ok()),
+            created_at: session.created_at,
+            completed_at: session.completed_at,
+            expires_at: session.expires_at,
+        });
+        Ok(SessionResultView {
+            session_id: session.id,
+            status: session.status.as_str(),
+            verdict: session.verdict,
+            confidence: session.confidence,
+            photo_url,
+            photo_quality_score: session.photo_quality_score,
+            detail,
+        })
+    }
+
+    pub fn photo(&self, id: Uuid, credential: Credential<'_>) -> SessionResult<PhotoAnswer> {
+        let session = self.authorize(id, credential)?;
+        if session.status != SessionStatus::Completed {
+            return Ok(PhotoAnswer::Processing);
+        }
+        if session.verdict != Some(Verdict::Pass) {
+            return Err(SessionError::PhotoNotAvailable);
+        }
+        match self.store.session_photo_of(id)? {
+            Some(jpeg) => Ok(PhotoAnswer::Jpeg(jpeg)),
+            None => Err(SessionError::PhotoNotAvailable),
+        }
+    }
+
+    /// Compares `probe` with the portrait of a passed session. A managed session takes its
+    /// tenant's key; a direct session takes its token. Runs inference: call it behind the
+    /// inference gate, off the async workers.
+    pub fn compare_with_session(
+        &self,
+        id: Uuid,
+        tenant: Option<TenantId>,
+        token: Option<&str>,
+        probe: &[u8],
+        threshold: Option<f32>,
+    ) -> SessionResult<CompareWithSessionView> {
+        let session = match (tenant, token) {
+            (Some(tenant), _) => self.authorize(id, Credential::Tenant(tenant))?,
+            (None, Some(token)) => self.authorize(id, Credential::Token(token))?,
+            (None, None) => return Err(SessionError::NotFound),
+        };
+        if session.kind == SessionKind::Managed && tenant.is_none() {
+            // a managed session's portrait is its tenant's: the browser's token is not enough
+            return Err(SessionError::NotFound);
+        }
+        if session.verdict != Some(Verdict::Pass) {
+            return Err(SessionError::NotVerified);
+        }
+        let portrait = self
+            .store
+            .session_photo_of(id)?
+            .ok_or(SessionError::NotVerified)?;
+        let reference = Image::decode(&portrait)?;
+        let reference_face = self.engine.primary_face(&reference)?;
+        let a = self.engine.embed_face(&reference, &reference_face)?;
+        let probe = Image::decode(probe)?;
+        let probe_face = self.engine.primary_face(&probe)?;
+        let b = self.engine.embed_face(&probe, &probe_face)?;
+        let similarity = self.engine.compare(&a, &b);
+        let threshold = threshold.unwrap_or(self.settings.compare_threshold);
+        Ok(CompareWithSessionView {
+            similarity,
+            is_match: similarity >= threshold,
+            threshold,
+        })
+    }
+
+    /// The webhook delivery of a session of `tenant`, with its attempt log.
+    pub fn deliveries(&self, tenant: TenantId, id: Uuid) -> SessionResult<Vec<DeliveryView>> {
+        self.authorize(id, Credential::Tenant(tenant))?;
+        Ok(self
+            .store
+            .webhook_deliveries_of_session(tenant, id)?
+            .into_iter()
+            .map(|(delivery, attempts)| DeliveryView {
+                webhook_id: webhooks::webhook_id(delivery.id),
+                url: delivery.url,
+                status: delivery.status.as_str(),
+                attempts: delivery.attempts,
+                next_attempt_at: (delivery.status == domain::DeliveryStatus::Pending)
+                    .then_some(delivery.next_attempt_at),
+                attempt_log: attempts,
+            })
+            .collect())
+    }
+}

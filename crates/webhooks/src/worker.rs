@@ -1,0 +1,134 @@
+//! The outbox worker: claims due deliveries (leased, so several processes never send the same
+//! attempt at once), sends each signed with the tenant's secrets in force, records the attempt
+//! and schedules the next. At least once: a process killed mid-attempt leaves its lease to run
+//! out, and the delivery is claimed again with the same `webhook-id`.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use storage::Store;
+use storage::webhooks::{AttemptReport, ClaimedDelivery, NextStep};
+
+use crate::backoff;
+use crate::delivery::{AttemptResult, Deliverer, TIMEOUT, elapsed_ms};
+
+/// A claim lasts this long: well past one attempt's timeout.
+pub const LEASE_MS: i64 = 3 * TIMEOUT.as_millis() as i64;
+/// Deliveries claimed per round.
+const BATCH: usize = 16;
+
+/// Delivers queued webhooks from the store.
+#[derive(Debug, Clone)]
+pub struct WebhookWorker {
+    store: Store,
+    deliverer: Deliverer,
+}
+
+impl WebhookWorker {
+    pub fn new(store: Store, deliverer: Deliverer) -> Self {
+        Self { store, deliverer }
+    }
+
+    /// One round: claims what is due now and attempts each. Returns how many were attempted.
+    pub fn tick(&self) -> usize {
+        let claimed = match self
+            .store
+            .claim_due_webhooks(storage::now_millis(), BATCH, LEASE_MS)
+        {
+            Ok(claimed) => claimed,
+            Err(e) => {
+                tracing::warn!(error = %e, "webhook claim failed");
+                return 0;
+            }
+        };
+        for claim in &claimed {
+            self.attempt(claim);
+        }
+        claimed.len()
+    }
+
+    fn attempt(&self, claim: &ClaimedDelivery) {
+        let delivery = &claim.delivery;
+        let secrets = match self.store.webhook_secrets(delivery.tenant_id) {
+            Ok(secrets) if !secrets.is_empty() => secrets,
+            Ok(_) => match self.store.webhook_secret(delivery.tenant_id) {
+                Ok(secret) => vec![secret],
+                Err(e) => return tracing::warn!(error = %e, "no webhook secret"),
+            },
+            Err(e) => return tracing::warn!(error = %e, "webhook secrets unreadable"),
+        };
+        let started_at = storage::now_millis();
+        let start = Instant::now();
+        let webhook_id = crate::webhook_id(delivery.id);
+        let timestamp = started_at / 1000;
+        let result = self.deliverer.attempt(
+            &delivery.url,
+            &webhook_id,
+            timestamp,
+            &delivery.payload,
+            &secrets,
+        );
+        let attempts = delivery.attempts + 1;
+        let retry = |retry_after| match backoff::next_delay_ms(attempts, retry_after) {
+            Some(delay) => NextStep::RetryAt(storage::now_millis() + delay as i64),
+            None => NextStep::GiveUp,
+        };
+        let (status_code, error, next) = match result {
+            AttemptResult::Answered { status, .. } if (200..300).contains(&status) => {
+                (Some(status), None, NextStep::Delivered)
+            }
+            AttemptResult::Answered { status: 410, .. } => (
+                Some(410),
+                Some("410 Gone: the receiver asked to stop".to_string()),
+                NextStep::GiveUp,
+            ),
+            AttemptResult::Answered {
+                status,
+                retry_after,
+            } => (
+                Some(status),
+                Some(format!("HTTP {status}")),
+                retry(retry_after),
+            ),
+            AttemptResult::Failed(error) => (None, Some(error), retry(None)),
+        };
+        let report = AttemptReport {
+            started_at,
+            duration_ms: elapsed_ms(start),
+            status_code,
+            error,
+            next,
+        };
+        tracing::info!(delivery = %delivery.id, session = %delivery.session_id, attempt = attempts, status = ?status_code, next = ?next, "webhook attempt");
+        match self.store.record_webhook_attempt(claim, &report) {
+            Ok(true) => {}
+            Ok(false) => {
+                tracing::warn!(delivery = %delivery.id, "webhook lease lost before the attempt was recorded")
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "webhook attempt not recorded; it will be retried")
+            }
+        }
+    }
+
+    /// Runs rounds until `shutdown` is set, pausing `idle` when nothing was due.
+    pub fn run(&self, shutdown: &AtomicBool, idle: Duration) {
+        while !shutdown.load(Ordering::Relaxed) {
+            if self.tick() == 0 {
+                std::thread::sleep(idle);
+            }
+        }
+    }
+
+    /// Starts [`run`](Self::run) on its own thread.
+    pub fn spawn(
+        self,
+        shutdown: Arc<AtomicBool>,
+        idle: Duration,
+    ) -> std::io::Result<std::thread::JoinHandle<()>> {
+        std::thread::Builder::new()
+            .name("webhook-worker".into())
+            .spawn(move || self.run(&shutdown, idle))
+    }
+}

@@ -1,0 +1,86 @@
+//! Session capacity: N concurrent passive sessions over real WebSockets, each streaming a shared
+//! live video at 15 fps, against a running server. Prints, per N, time to verdict (p50, p95),
+//! frames sent and analysed per session, and whether every verdict was `pass`.
+//!
+//! `FACEGATE_URL=http://127.0.0.1:8080 FACEGATE_KEY=fg_… cargo run --release -p
+//! facegate-blackbox-tests --example session_load -- 1 4 8 16 32` (bench/sessions.sh does it all).
+
+use std::time::{Duration, Instant};
+
+use facegate_blackbox_tests::live::{self, video_frames};
+use serde_json::json;
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let rank = ((p / 100.0) * (sorted.len() - 1) as f64).round() as usize;
+    sorted[rank.min(sorted.len() - 1)]
+}
+
+fn main() {
+    let base_url = std::env::var("FACEGATE_URL").unwrap_or_else(|_| "http://127.0.0.1:8080".into());
+    let key = std::env::var("FACEGATE_KEY").expect("FACEGATE_KEY: an API key of the server");
+    let counts: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let counts = if counts.is_empty() {
+        vec![1, 4, 8, 16, 32]
+    } else {
+        counts
+    };
+    let videos = [
+        "webcam-man-1",
+        "expressions-woman-1",
+        "talking-woman",
+        "expressions-man-glasses",
+    ];
+    let clips: Vec<Vec<Vec<u8>>> = videos
+        .iter()
+        .map(|v| video_frames(v, 15, 0.0, 20.0))
+        .collect();
+    println!(
+        "| sessions | pass | time to verdict p50 (s) | p95 (s) | frames sent / session | wall (s) |"
+    );
+    println!("|---|---|---|---|---|---|");
+    for n in counts {
+        let start = Instant::now();
+        let results: Vec<(bool, f64, usize)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..n)
+                .map(|i| {
+                    let (base_url, key, frames) = (&base_url, &key, &clips[i % clips.len()]);
+                    scope.spawn(move || {
+                        let created = facegate_blackbox_tests::create_managed_session_at(
+                            base_url,
+                            key,
+                            json!({"mode": "passive"}),
+                        );
+                        let id = created["session_id"].as_str().expect("id").to_owned();
+                        let token = created["token"].as_str().expect("token").to_owned();
+                        let began = Instant::now();
+                        let mut socket = live::open(base_url, &id, &token);
+                        let outcome =
+                            live::stream(&mut socket, frames, 15, Duration::from_secs(60));
+                        let pass = outcome.verdict().is_some_and(|v| v["verdict"] == "pass");
+                        (pass, began.elapsed().as_secs_f64(), outcome.frames_sent)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("session thread"))
+                .collect()
+        });
+        let mut times: Vec<f64> = results.iter().map(|r| r.1).collect();
+        times.sort_by(f64::total_cmp);
+        let passed = results.iter().filter(|r| r.0).count();
+        let frames = results.iter().map(|r| r.2).sum::<usize>() as f64 / n as f64;
+        println!(
+            "| {n} | {passed}/{n} | {:.2} | {:.2} | {frames:.0} | {:.1} |",
+            percentile(&times, 50.0),
+            percentile(&times, 95.0),
+            start.elapsed().as_secs_f64()
+        );
+    }
+}

@@ -1,0 +1,225 @@
+//! Driving liveness sessions over the real WebSocket: frames of a shared video (extracted with
+//! ffmpeg into a private temporary folder per call, so parallel tests never share one), and a
+//! client that streams them at a given rate while collecting the server's messages.
+
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use tungstenite::protocol::frame::coding::CloseCode;
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+use crate::repo_root;
+
+/// JPEG frames of `videos/<name>.mp4` at `fps`, starting `start_s` seconds in, at most
+/// `seconds` long, scaled to 640 px wide as the web UI sends them.
+pub fn video_frames(name: &str, fps: u32, start_s: f32, seconds: f32) -> Vec<Vec<u8>> {
+    let source = repo_root().join(format!("../shared/testdata/videos/{name}.mp4"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let status = Command::new("ffmpeg")
+        .args(["-v", "error", "-y", "-ss", &start_s.to_string(), "-i"])
+        .arg(&source)
+        .args([
+            "-t",
+            &seconds.to_string(),
+            "-vf",
+            &format!("fps={fps},scale='min(640,iw)':-2"),
+            "-q:v",
+            "4",
+        ])
+        .arg(dir.path().join("%05d.jpg"))
+        .status()
+        .expect("ffmpeg is installed (.ci/run installs it)");
+    assert!(status.success(), "ffmpeg failed on {}", source.display());
+    read_frames(dir.path())
+}
+
+fn read_frames(dir: &Path) -> Vec<Vec<u8>> {
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .expect("frames")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .map(|p| std::fs::read(p).expect("frame"))
+        .collect()
+}
+
+/// What a streamed session saw.
+#[derive(Debug, Default)]
+pub struct StreamOutcome {
+    pub messages: Vec<serde_json::Value>,
+    pub close_code: Option<u16>,
+    pub frames_sent: usize,
+}
+
+impl StreamOutcome {
+    /// The `verdict` message's data, if one came.
+    pub fn verdict(&self) -> Option<&serde_json::Value> {
+        self.messages
+            .iter()
+            .find(|m| m["type"] == "verdict")
+            .map(|m| &m["data"])
+    }
+
+    pub fn error_code(&self) -> Option<&str> {
+        self.messages
+            .iter()
+            .find(|m| m["type"] == "error")
+            .and_then(|m| m["data"]["code"].as_str())
+    }
+}
+
+/// Opens `ws://…/ws/{id}?token=`.
+pub fn open(base_url: &str, session_id: &str, token: &str) -> WebSocket<MaybeTlsStream<TcpStream>> {
+    let url = format!(
+        "{}/ws/{session_id}?token={token}",
+        base_url.replacen("http://", "ws://", 1)
+    );
+    let (socket, _) = tungstenite::connect(url).expect("websocket handshake");
+    if let MaybeTlsStream::Plain(tcp) = socket.get_ref() {
+        tcp.set_read_timeout(Some(Duration::from_millis(5)))
+            .expect("read timeout");
+    }
+    socket
+}
+
+/// Sends `frames` (looping) at `fps` until the server closes or `max` passes; collects messages.
+pub fn stream(
+    socket: &mut WebSocket<MaybeTlsStream<TcpStream>>,
+    frames: &[Vec<u8>],
+    fps: u32,
+    max: Duration,
+) -> StreamOutcome {
+    let mut sent = 0;
+    stream_scripted(socket, fps, max, |event| match event {
+        ScriptEvent::FrameDue if !frames.is_empty() => {
+            sent += 1;
+            ScriptAction::Send(frames[(sent - 1) % frames.len()].clone())
+        }
+        _ => ScriptAction::Continue,
+    })
+}
+
+/// What a scripted client is told.
+#[derive(Debug)]
+pub enum ScriptEvent<'a> {
+    /// It is time for the next frame.
+    FrameDue,
+    /// The server sent this message.
+    Message(&'a serde_json::Value),
+}
+
+/// What a scripted client does.
+#[derive(Debug)]
+pub enum ScriptAction {
+    Send(Vec<u8>),
+    Continue,
+    /// Hang up (the outcome so far is returned).
+    Abort,
+}
+
+/// Runs `script` at `fps` until the server closes, the script aborts or `max` passes.
+pub fn stream_scripted(
+    socket: &mut WebSocket<MaybeTlsStream<TcpStream>>,
+    fps: u32,
+    max: Duration,
+    mut script: impl FnMut(ScriptEvent<'_>) -> ScriptAction,
+) -> StreamOutcome {
+    let mut outcome = StreamOutcome::default();
+    let start = Instant::now();
+    let interval = Duration::from_secs_f64(1.0 / f64::from(fps.max(1)));
+    let mut next_send = start;
+    let mut sending = true;
+    while start.elapsed() < max {
+        if sending && Instant::now() >= next_send {
+            match script(ScriptEvent::FrameDue) {
+                ScriptAction::Send(frame) => {
+                    if socket.send(Message::Binary(frame.into())).is_err() {
+                        sending = false;
+                    } else {
+                        outcome.frames_sent += 1;
+                    }
+                }
+                ScriptAction::Continue => {}
+                ScriptAction::Abort => break,
+            }
+            next_send += interval;
+        }
+        match socket.read() {
+            Ok(Message::Text(text)) => {
+                if let Ok(value) = serde_json::from_str::<serde_json::Value>(text.as_str()) {
+                    let action = script(ScriptEvent::Message(&value));
+                    outcome.messages.push(value);
+                    if matches!(action, ScriptAction::Abort) {
+                        break;
+                    }
+                }
+            }
+            Ok(Message::Close(frame)) => {
+                outcome.close_code = frame.map(|f| u16::from(f.code));
+                let _ = socket.flush();
+                break;
+            }
+            Ok(_) => {}
+            Err(tungstenite::Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(_) => break,
+        }
+    }
+    outcome
+}
+
+/// Opens, sends nothing or the given messages, and reads until the server closes (≤ `max`).
+pub fn send_and_wait_close(
+    base_url: &str,
+    session_id: &str,
+    token: &str,
+    messages: Vec<Message>,
+    max: Duration,
+) -> StreamOutcome {
+    let mut socket = open(base_url, session_id, token);
+    for message in messages {
+        if socket.send(message).is_err() {
+            break;
+        }
+    }
+    stream(&mut socket, &[], 1, max)
+}
+
+/// `CloseCode` as its number.
+pub fn code(code: CloseCode) -> u16 {
+    u16::from(code)
+}
+
+/// The frame re-encoded with ±2 grey levels of pseudo-random noise: a person holding still in
+/// front of a camera never produces the same bytes twice.
+pub fn with_sensor_noise(jpeg: &[u8], seed: u64) -> Vec<u8> {
+    let mut image = image::load_from_memory(jpeg)
+        .expect("frame decodes")
+        .to_rgb8();
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    for pixel in image.pixels_mut() {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let noise = ((state >> 33) % 5) as i16 - 2;
+        for channel in &mut pixel.0 {
+            *channel = (i16::from(*channel) + noise).clamp(0, 255) as u8;
+        }
+    }
+    let mut out = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 85)
+        .encode_image(&image)
+        .expect("encode");
+    out
+}
