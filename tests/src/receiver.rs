@@ -24,8 +24,8 @@ pub struct Received {
 #[derive(Debug)]
 pub struct TestCa {
     pub ca_file: PathBuf,
-    cert_file: PathBuf,
-    key_file: PathBuf,
+    pub cert_file: PathBuf,
+    pub key_file: PathBuf,
     _dir: tempfile::TempDir,
 }
 

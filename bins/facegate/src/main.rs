@@ -7,6 +7,7 @@ mod eval_liveness;
 mod keys;
 mod serve;
 mod settings;
+mod tls;
 mod webhook_secrets;
 
 use std::path::PathBuf;

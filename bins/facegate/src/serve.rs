@@ -21,6 +21,10 @@ const SHUTDOWN_GRACE_SECONDS: u64 = 30;
 
 pub fn run(settings: &Settings) -> Result<(), String> {
     let address = settings.bind_address().map_err(|e| e.to_string())?;
+    let tls = match settings.tls_enabled() {
+        true => Some(crate::tls::server_config(&settings.server.tls)?),
+        false => None,
+    };
     let listener = TcpListener::bind(address).map_err(|e| format!("bind {address}: {e}"))?;
     let settings = settings.clone();
     let shutdown = Arc::new(AtomicBool::new(false));
@@ -35,7 +39,7 @@ pub fn run(settings: &Settings) -> Result<(), String> {
                 .run();
         let starting_handle = starting.handle();
         let starting_task = actix_web::rt::spawn(starting);
-        tracing::info!(%address, "listening; starting up");
+        tracing::info!(%address, tls = settings.tls_enabled(), "listening; starting up");
         let prepared = web::block(move || prepare(settings, workers_shutdown))
             .await
             .map_err(|e| e.to_string())??;
@@ -48,8 +52,11 @@ pub fn run(settings: &Settings) -> Result<(), String> {
                 .configure(http::configure(state.clone()))
         })
         .workers(http_workers)
-        .shutdown_timeout(SHUTDOWN_GRACE_SECONDS)
-        .listen(listener)
+        .shutdown_timeout(SHUTDOWN_GRACE_SECONDS);
+        let server = match tls {
+            Some(config) => server.listen_rustls_0_23(listener, config),
+            None => server.listen(listener),
+        }
         .map_err(|e| e.to_string())?
         .run();
         starting_handle.stop(true).await;

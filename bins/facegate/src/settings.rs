@@ -90,6 +90,17 @@ pub struct ServerSettings {
     pub public_url: String,
     /// Balancers (CIDRs) whose `X-Forwarded-For` is believed for the client address.
     pub trusted_proxies: Vec<String>,
+    /// Built-in TLS (so `wss://` works without a proxy); both files or neither.
+    pub tls: TlsSettings,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TlsSettings {
+    /// PEM certificate chain, leaf first.
+    pub cert_file: String,
+    /// PEM private key (PKCS#8, PKCS#1 or SEC1).
+    pub key_file: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -128,6 +139,10 @@ bind = "127.0.0.1:8080"
 workers = 0
 public_url = ""
 trusted_proxies = []
+
+[server.tls]
+cert_file = ""
+key_file = ""
 
 [database]
 url = "./facegate.db"
@@ -245,6 +260,13 @@ impl Settings {
             webhooks::guard::parse_networks(cidrs)
                 .map_err(|reason| SettingsError::Invalid { key, reason })?;
         }
+        let tls = &self.server.tls;
+        if tls.cert_file.trim().is_empty() != tls.key_file.trim().is_empty() {
+            return Err(SettingsError::Invalid {
+                key: "server.tls.cert_file",
+                reason: "server.tls.cert_file and server.tls.key_file go together".into(),
+            });
+        }
         let public = self.public_url();
         if !(public.starts_with("http://") || public.starts_with("https://")) {
             return Err(SettingsError::Invalid {
@@ -284,10 +306,16 @@ impl Settings {
     pub fn public_url(&self) -> String {
         let url = self.server.public_url.trim().trim_end_matches('/');
         if url.is_empty() {
-            format!("http://{}", self.server.bind)
+            let scheme = if self.tls_enabled() { "https" } else { "http" };
+            format!("{scheme}://{}", self.server.bind)
         } else {
             url.to_owned()
         }
+    }
+
+    /// Whether the service terminates TLS itself.
+    pub fn tls_enabled(&self) -> bool {
+        !self.server.tls.cert_file.trim().is_empty()
     }
 
     /// The parsed listen address.
