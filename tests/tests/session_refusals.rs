@@ -381,3 +381,63 @@ fn the_listener_answers_502_while_starting_then_serves() {
     );
     assert_eq!(health.status, 200);
 }
+
+#[test]
+fn idle_sockets_and_clients_that_never_read_are_closed_and_free_the_session() {
+    let server = start_server(&[("FACEGATE__SESSIONS__SOCKET_IDLE_SECONDS", "2")]);
+    let key = create_key(&server, "t");
+    let created = post_session(&server, &key, json!({"mode": "passive"}));
+    let id = created.body["session_id"].as_str().expect("id").to_owned();
+    let token = created.body["token"].as_str().expect("token").to_owned();
+
+    // held open with no frames: closed 4000 after the idle timeout
+    let started = Instant::now();
+    let idle = live::send_and_wait_close(
+        &server.base_url,
+        &id,
+        &token,
+        Vec::new(),
+        Duration::from_secs(10),
+    );
+    assert_eq!(
+        (idle.error_code(), idle.close_code),
+        (Some("idle_timeout"), Some(4000))
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(6),
+        "{:?}",
+        started.elapsed()
+    );
+
+    // a client that sends frames but never reads (so never answers a ping) is dropped, and
+    // the session is free again for a reconnect
+    let mut silent = live::open(&server.base_url, &id, &token);
+    let junk = vec![0xFFu8, 0xD8, 0xFF, 0xD9];
+    let until = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < until {
+        if silent.send(Message::Binary(junk.clone().into())).is_err() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(silent);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let again = live::send_and_wait_close(
+            &server.base_url,
+            &id,
+            &token,
+            Vec::new(),
+            Duration::from_secs(5),
+        );
+        if again.close_code != Some(4029) {
+            assert_eq!(
+                again.messages.first().map(|m| m["type"].clone()),
+                Some(json!("ready"))
+            );
+            break;
+        }
+        assert!(Instant::now() < deadline, "the session stayed busy");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}

@@ -154,6 +154,7 @@ fn session_settings(settings: &Settings) -> sessions::SessionSettings {
         },
         liveness: liveness_engine::LivenessConfig::default(),
         compare_threshold: http::DEFAULT_THRESHOLD,
+        socket_idle_seconds: settings.sessions.socket_idle_seconds,
     }
 }
 

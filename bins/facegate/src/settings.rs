@@ -76,6 +76,8 @@ pub struct SessionSettings {
     pub sweep_interval_seconds: u64,
     /// Threads analysing liveness frames for every session (0 = one per core).
     pub analysis_threads: usize,
+    /// A socket with no frame, or no answer to pings, for this long is closed (4000 / 1001).
+    pub socket_idle_seconds: u64,
     pub direct: DirectSessionSettings,
 }
 
@@ -164,6 +166,7 @@ per_minute = 600
 lifetime_minutes = 30
 sweep_interval_seconds = 60
 analysis_threads = 0
+socket_idle_seconds = 30
 
 [sessions.direct]
 enabled = true
@@ -272,6 +275,12 @@ impl Settings {
             return Err(SettingsError::Invalid {
                 key: "server.public_url",
                 reason: "must start with https:// (or http:// for local trials)".into(),
+            });
+        }
+        if !(1..=3600).contains(&self.sessions.socket_idle_seconds) {
+            return Err(SettingsError::Invalid {
+                key: "sessions.socket_idle_seconds",
+                reason: "must be between 1 and 3600".into(),
             });
         }
         if self.sessions.direct.max_attempts == 0 || self.sessions.direct.window_minutes == 0 {

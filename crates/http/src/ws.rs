@@ -5,11 +5,11 @@
 //! | code | when |
 //! |---|---|
 //! | 1000 | after the `verdict` message |
-//! | 1001 | heartbeat lost (no pong for 30 s) |
+//! | 1001 | heartbeat lost (no pong for `sessions.socket_idle_seconds`, default 30) |
 //! | 1003 | a text message (only binary JPEG frames are accepted) |
 //! | 1009 | a frame over 1.5 MB |
 //! | 1011 | the result could not be stored (reconnect to try again) |
-//! | 4000 | idle: no frame for 30 s |
+//! | 4000 | idle: no frame for `sessions.socket_idle_seconds` (default 30) |
 //! | 4001 | the session's lifetime ended |
 //! | 4004 | unknown or expired session, or a wrong token |
 //! | 4009 | the session already has a verdict (single use) |
@@ -28,9 +28,8 @@ use tokio::sync::mpsc;
 use crate::AppState;
 use crate::error::ApiError;
 
-/// Silence from the client (no frame) before the socket is closed.
-pub const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
-/// How often the server pings; a client that misses pongs for [`IDLE_TIMEOUT`] is dropped.
+/// How often the server pings (at most; a fifth of the idle timeout when that is shorter). A
+/// client that sends no frame, or answers no ping, for `sessions.socket_idle_seconds` is dropped.
 pub const HEARTBEAT: Duration = Duration::from_secs(5);
 /// A send to a client that does not read gives up after this long, and the socket goes.
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(10);
@@ -117,6 +116,7 @@ pub async fn stream(
     let id = uuid::Uuid::parse_str(path.as_str()).ok();
     let token = query.into_inner().token.unwrap_or_default();
     let service = state.sessions.clone();
+    let idle = Duration::from_secs(service.settings().socket_idle_seconds.max(1));
     actix_web::rt::spawn(async move {
         let connected = match id {
             None => Err(SessionError::NotFound),
@@ -125,7 +125,7 @@ pub async fn stream(
                 .unwrap_or(Err(SessionError::NotFound)),
         };
         match connected {
-            Ok(live) => pump(live, session, messages, receiver).await,
+            Ok(live) => pump(live, session, messages, receiver, idle).await,
             Err(error) => {
                 let message = error.to_string();
                 let (code, close) = refusal(error);
@@ -143,8 +143,9 @@ async fn pump(
     mut session: actix_ws::Session,
     mut messages: actix_ws::MessageStream,
     mut outbound: mpsc::UnboundedReceiver<Outbound>,
+    idle: Duration,
 ) {
-    let mut heartbeat = tokio::time::interval(HEARTBEAT);
+    let mut heartbeat = tokio::time::interval(HEARTBEAT.min(idle / 5));
     let (mut last_frame, mut last_pong) = (Instant::now(), Instant::now());
     let close = loop {
         tokio::select! {
@@ -187,11 +188,11 @@ async fn pump(
                     send_error(&mut session, "session_expired", "the session's lifetime ended".into()).await;
                     break close_reason(4001, "session expired");
                 }
-                if last_frame.elapsed() >= IDLE_TIMEOUT && !live.is_finished() {
-                    send_error(&mut session, "idle_timeout", "no frame for 30 s".into()).await;
+                if last_frame.elapsed() >= idle && !live.is_finished() {
+                    send_error(&mut session, "idle_timeout", format!("no frame for {} s", idle.as_secs())).await;
                     break close_reason(4000, "idle");
                 }
-                if last_pong.elapsed() >= IDLE_TIMEOUT {
+                if last_pong.elapsed() >= idle {
                     break standard_close(CloseCode::Away, "heartbeat lost");
                 }
                 if tokio::time::timeout(SEND_TIMEOUT, session.ping(b"")).await.map_or(true, |r| r.is_err()) {

@@ -63,6 +63,8 @@ pub struct SessionSettings {
     pub liveness: LivenessConfig,
     /// Default threshold of compare-with-session (the same as compare-faces).
     pub compare_threshold: f32,
+    /// A socket with no frame (or no pong) for this long is closed.
+    pub socket_idle_seconds: u64,
 }
 
 impl SessionSettings {
@@ -81,6 +83,7 @@ impl SessionSettings {
             },
             liveness: LivenessConfig::default(),
             compare_threshold: 0.65,
+            socket_idle_seconds: 30,
         }
     }
 }
