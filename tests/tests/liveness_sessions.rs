@@ -392,3 +392,72 @@ fn an_active_session_answered_from_labelled_segments_passes() {
     }
     panic!("40 sessions in a row asked for a blink");
 }
+
+/// `photo` held in front of a 640×480 camera and moved: each frame the photo is turned, scaled
+/// and shifted along a smooth path over a grey wall, with fresh sensor noise.
+fn moved_photo_frames(photo: &image::RgbImage, frames: usize) -> Vec<Vec<u8>> {
+    let side = photo.width().max(photo.height()) as f32;
+    (0..frames)
+        .map(|i| {
+            let t = i as f32 / 15.0;
+            let angle = 0.25 * (1.1 * t).sin();
+            let scale = 300.0 / side * (1.0 + 0.12 * (0.7 * t).sin());
+            let (cx, cy) = (
+                320.0 + 60.0 * (0.9 * t).sin(),
+                240.0 + 30.0 * (1.3 * t).cos(),
+            );
+            let (sin, cos) = angle.sin_cos();
+            let (pw, ph) = (photo.width() as f32, photo.height() as f32);
+            let mut frame = image::RgbImage::from_pixel(640, 480, image::Rgb([96, 104, 112]));
+            for (x, y, pixel) in frame.enumerate_pixels_mut() {
+                // frame → photo: undo the shift, the turn and the scale
+                let (dx, dy) = (x as f32 - cx, y as f32 - cy);
+                let u = (cos * dx + sin * dy) / scale + pw / 2.0;
+                let v = (-sin * dx + cos * dy) / scale + ph / 2.0;
+                if u >= 0.0 && v >= 0.0 && u < pw - 1.0 && v < ph - 1.0 {
+                    *pixel = *photo.get_pixel(u as u32, v as u32);
+                }
+                let noise = ((x * 7 + y * 13 + i as u32 * 31) % 5) as i16 - 2;
+                for c in &mut pixel.0 {
+                    *c = (i16::from(*c) + noise).clamp(0, 255) as u8;
+                }
+            }
+            let mut out = Vec::new();
+            image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 90)
+                .encode_image(&frame)
+                .expect("encode");
+            out
+        })
+        .collect()
+}
+
+#[test]
+fn a_photo_moved_in_front_of_the_camera_never_passes() {
+    let server = start_server(&[]);
+    let key = create_key(&server, "t");
+    let root = facegate_blackbox_tests::repo_root().join("../shared/testdata/identities/celebs");
+    for (person, file) in [
+        ("id00", "img1.jpg"),
+        ("id01", "img26.jpg"),
+        ("id02", "img47.jpg"),
+    ] {
+        // sniffed like an upload: one shared "jpg" is WebP inside
+        let bytes = std::fs::read(root.join(person).join(file)).expect("photo");
+        let photo = face_engine::Image::decode(&bytes)
+            .expect("decode")
+            .into_rgb();
+        let frames = moved_photo_frames(&photo, 150);
+        let created = create_managed_session(&server, &key, json!({"mode": "passive"}));
+        let (id, token) = (
+            created["session_id"].as_str().expect("id"),
+            created["token"].as_str().expect("token"),
+        );
+        let mut socket = live::open(&server.base_url, id, token);
+        let outcome = live::stream(&mut socket, &frames, 15, Duration::from_secs(40));
+        let verdict = outcome
+            .verdict()
+            .map_or(json!("no verdict"), |v| v["verdict"].clone());
+        assert_ne!(verdict, json!("pass"), "{person}: a moved photo passed");
+        println!("{person}: moved photo → {verdict}");
+    }
+}
