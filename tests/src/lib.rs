@@ -299,20 +299,57 @@ pub fn create_managed_session(
     create_managed_session_at(&server.base_url, key, body)
 }
 
+/// `POST /api/v1/managed-session` with `body`, whatever the answer.
+pub fn post_managed_session(server: &Server, key: &str, body: serde_json::Value) -> Reply {
+    post_managed_session_at(&server.base_url, key, body)
+}
+
+fn post_managed_session_at(base_url: &str, key: &str, body: serde_json::Value) -> Reply {
+    let (ct, bytes) = json_body(body);
+    let url = format!("{base_url}/api/v1/managed-session");
+    send("POST", &url, Some(key), ct, bytes)
+}
+
 /// [`create_managed_session`] against any base URL.
 pub fn create_managed_session_at(
     base_url: &str,
     key: &str,
     body: serde_json::Value,
 ) -> serde_json::Value {
-    let (ct, bytes) = json_body(body);
-    let reply = send(
-        "POST",
-        &format!("{base_url}/api/v1/managed-session"),
-        Some(key),
-        ct,
-        bytes,
-    );
+    let reply = post_managed_session_at(base_url, key, body);
     assert_eq!(reply.status, 201, "{:?}", reply.body);
     reply.body
+}
+
+/// GETs `url` and returns the status and the raw body (for images).
+pub fn get_bytes(url: &str) -> (u16, Vec<u8>) {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let mut response = agent.get(url).call().expect("response");
+    let status = response.status().as_u16();
+    let bytes = response
+        .body_mut()
+        .with_config()
+        .limit(16 << 20)
+        .read_to_vec()
+        .unwrap_or_default();
+    (status, bytes)
+}
+
+/// `GET url` (with the API key when given), as a [`Reply`].
+pub fn get(url: &str, key: Option<&str>) -> Reply {
+    send("GET", url, key, None, Vec::new())
+}
+
+/// The `session_id` and `token` of a create answer.
+pub fn id_and_token(created: &serde_json::Value) -> (String, String) {
+    (
+        created["session_id"]
+            .as_str()
+            .expect("session_id")
+            .to_owned(),
+        created["token"].as_str().expect("token").to_owned(),
+    )
 }

@@ -7,7 +7,6 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 
@@ -194,11 +193,6 @@ pub fn send_and_wait_close(
     stream(&mut socket, &[], 1, max)
 }
 
-/// `CloseCode` as its number.
-pub fn code(code: CloseCode) -> u16 {
-    u16::from(code)
-}
-
 /// The frame re-encoded with ±2 grey levels of pseudo-random noise: a person holding still in
 /// front of a camera never produces the same bytes twice.
 pub fn with_sensor_noise(jpeg: &[u8], seed: u64) -> Vec<u8> {
@@ -222,4 +216,16 @@ pub fn with_sensor_noise(jpeg: &[u8], seed: u64) -> Vec<u8> {
         .encode_image(&image)
         .expect("encode");
     out
+}
+
+/// Asserts that no message reveals engine internals (per-layer scores, end reasons) to the
+/// browser.
+pub fn assert_no_engine_internals(messages: &[serde_json::Value]) {
+    for m in messages {
+        let text = m.to_string();
+        assert!(
+            !text.contains("layers") && !text.contains("end_reason"),
+            "browser saw scores: {text}"
+        );
+    }
 }

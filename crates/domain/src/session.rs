@@ -26,6 +26,24 @@ pub enum SessionMode {
     Passive,
 }
 
+impl SessionKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SessionKind::Managed => "managed",
+            SessionKind::Direct => "direct",
+        }
+    }
+}
+
+impl SessionMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SessionMode::Active => "active",
+            SessionMode::Passive => "passive",
+        }
+    }
+}
+
 /// Lifecycle: `created` → `in_progress` → `completed`; `created`/`in_progress` → `expired`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -79,13 +79,6 @@ pub struct TokenQuery {
     token: Option<String>,
 }
 
-fn mode_name(mode: domain::SessionMode) -> &'static str {
-    match mode {
-        domain::SessionMode::Active => "active",
-        domain::SessionMode::Passive => "passive",
-    }
-}
-
 fn session_id(raw: &str) -> Result<Uuid, ApiError> {
     Uuid::parse_str(raw).map_err(|_| sessions::SessionError::NotFound.into())
 }
@@ -156,7 +149,7 @@ pub async fn create_managed(
         session_url: created.session_url,
         token: created.token,
         reference_id: created.session.reference_id,
-        mode: mode_name(created.session.mode),
+        mode: created.session.mode.as_str(),
         status: created.session.status.as_str(),
         expires_at: created.session.expires_at,
     }))

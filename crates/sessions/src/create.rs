@@ -114,6 +114,7 @@ impl SessionService {
             webhook_url: webhook_url.map(String::from),
             fingerprint_id: None,
             challenge_count: self.challenge_count(mode),
+            attempt_number: 1,
             max_attempts: 1,
             lifetime_ms: self.settings.lifetime_ms,
         };
@@ -176,12 +177,11 @@ impl SessionService {
             webhook_url: None,
             fingerprint_id: request.fingerprint_id,
             challenge_count: self.challenge_count(mode),
+            attempt_number: attempt,
             max_attempts: policy.max_attempts,
             lifetime_ms: self.settings.lifetime_ms,
         };
-        let (mut session, token) = self.store.create_session(&new)?;
-        session.attempt_number = attempt;
-        self.store.set_attempt_number(session.id, attempt)?;
+        let (session, token) = self.store.create_session(&new)?;
         let session_url = self.session_url(&session, &token);
         Ok(CreatedSession {
             session,

@@ -172,10 +172,7 @@ impl SessionService {
             }
         };
         sink.send(ClientMessage::Ready {
-            mode: match session.mode {
-                SessionMode::Active => "active",
-                SessionMode::Passive => "passive",
-            },
+            mode: session.mode.as_str(),
             challenge_count: session.challenge_count,
         });
         Ok(LiveStream {
@@ -380,7 +377,7 @@ impl Live {
                 "verdict": report.verdict,
                 "confidence": report.confidence,
                 "reference_id": session.reference_id,
-                "mode": match session.mode { SessionMode::Active => "active", SessionMode::Passive => "passive" },
+                "mode": session.mode.as_str(),
                 "completed_at": storage::now_millis(),
             })
             .to_string(),

@@ -84,13 +84,6 @@ pub struct DeliveryView {
     pub attempt_log: Vec<domain::WebhookAttempt>,
 }
 
-fn mode_name(session: &Session) -> &'static str {
-    match session.mode {
-        domain::SessionMode::Active => "active",
-        domain::SessionMode::Passive => "passive",
-    }
-}
-
 impl SessionService {
     /// The session if `credential` may read it; `NotFound` otherwise (unknown, expired, wrong
     /// token or another tenant's: one answer).
@@ -119,11 +112,8 @@ impl SessionService {
             Credential::Tenant(_) => format!("/api/v1/session/{id}/photo"),
         });
         let detail = matches!(credential, Credential::Tenant(_)).then(|| ResultDetail {
-            mode: mode_name(&session),
-            kind: match session.kind {
-                SessionKind::Managed => "managed",
-                SessionKind::Direct => "direct",
-            },
+            mode: session.mode.as_str(),
+            kind: session.kind.as_str(),
             reference_id: session.reference_id.clone(),
             layers: session
                 .layers

@@ -20,6 +20,8 @@ pub struct NewSession {
     pub webhook_url: Option<String>,
     pub fingerprint_id: Option<String>,
     pub challenge_count: u32,
+    /// Which attempt this is (1 for managed sessions; counted for direct ones).
+    pub attempt_number: u32,
     pub max_attempts: u32,
     pub lifetime_ms: i64,
 }
@@ -66,20 +68,6 @@ pub struct SessionOutcome {
 pub struct NewDelivery {
     pub url: String,
     pub payload: String,
-}
-
-fn kind_str(kind: SessionKind) -> &'static str {
-    match kind {
-        SessionKind::Managed => "managed",
-        SessionKind::Direct => "direct",
-    }
-}
-
-fn mode_str(mode: SessionMode) -> &'static str {
-    match mode {
-        SessionMode::Active => "active",
-        SessionMode::Passive => "passive",
-    }
 }
 
 fn verdict_str(verdict: Verdict) -> &'static str {
@@ -150,8 +138,8 @@ impl Store {
         let row = SessionRow {
             id: Uuid::new_v4().to_string(),
             tenant_id: new.tenant_id.0.to_string(),
-            kind: kind_str(new.kind).into(),
-            mode: mode_str(new.mode).into(),
+            kind: new.kind.as_str().into(),
+            mode: new.mode.as_str().into(),
             status: SessionStatus::Created.as_str().into(),
             token_digest: self.secret().digest(&token),
             reference_id: new.reference_id.clone(),
@@ -159,7 +147,7 @@ impl Store {
             webhook_url: new.webhook_url.clone(),
             fingerprint_id: new.fingerprint_id.clone(),
             challenge_count: new.challenge_count as i32,
-            attempt_number: 1,
+            attempt_number: new.attempt_number as i32,
             max_attempts: new.max_attempts as i32,
             verdict: None,
             confidence: None,
@@ -242,35 +230,27 @@ impl Store {
     /// (a client reconnecting after a dropped socket) stays so. Anything else is refused with
     /// `InvalidTransition`, so a finished session is single use.
     pub fn begin_session(&self, id: Uuid) -> StorageResult<Session> {
-        let current = self.session(id)?;
-        if current.status == SessionStatus::InProgress && !current.is_expired_at(now_millis()) {
-            return Ok(current);
-        }
-        if current.is_expired_at(now_millis()) {
-            return Err(StorageError::NotFound { entity: "session" });
-        }
-        current.status.transition(SessionStatus::InProgress)?;
+        // one compare-and-set: only a live, unfinished session moves (or stays) in progress
         let changed = diesel::update(
             sessions::table
                 .find(id.to_string())
-                .filter(sessions::status.eq(current.status.as_str())),
+                .filter(sessions::status.eq_any([
+                    SessionStatus::Created.as_str(),
+                    SessionStatus::InProgress.as_str(),
+                ]))
+                .filter(sessions::expires_at.gt(now_millis())),
         )
         .set(sessions::status.eq(SessionStatus::InProgress.as_str()))
         .execute(&mut *self.conn()?)
         .map_err(|e| StorageError::from_diesel("session", e))?;
-        if changed == 0 {
-            // another connection moved it first; report what it is now
-            return self.begin_session_after_race(id);
+        let session = self.session(id)?;
+        if changed == 1 {
+            return Ok(session);
         }
-        self.session(id)
-    }
-
-    fn begin_session_after_race(&self, id: Uuid) -> StorageResult<Session> {
-        let now = self.session(id)?;
-        match now.status {
-            SessionStatus::InProgress => Ok(now),
-            other => Err(refused(other, SessionStatus::InProgress)),
+        if session.is_expired_at(now_millis()) {
+            return Err(StorageError::NotFound { entity: "session" });
         }
+        Err(refused(session.status, SessionStatus::InProgress))
     }
 
     /// Records the outcome and queues its webhook in one transaction. The status moves to
@@ -368,15 +348,6 @@ impl Store {
                 .map_err(|e| StorageError::from_diesel("session attempt", e))?;
             Ok(Some(made as u32 + 1))
         })
-    }
-
-    /// Records which direct-session attempt this session is (counted at creation).
-    pub fn set_attempt_number(&self, id: Uuid, attempt: u32) -> StorageResult<()> {
-        diesel::update(sessions::table.find(id.to_string()))
-            .set(sessions::attempt_number.eq(attempt as i32))
-            .execute(&mut *self.conn()?)
-            .map_err(|e| StorageError::from_diesel("session", e))
-            .map(|_| ())
     }
 
     /// Deletes a session's photo when its purpose has ended (for example after download).

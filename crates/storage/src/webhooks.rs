@@ -227,11 +227,8 @@ impl Store {
             if changed == 0 {
                 return Ok(false);
             }
-            let attempt: i32 = wd::table
-                .find(&id)
-                .select(wd::attempts)
-                .first(c)
-                .map_err(db)?;
+            // the lease made this process the only writer since the claim
+            let attempt = claim.delivery.attempts as i32 + 1;
             diesel::insert_into(wa::table)
                 .values(AttemptRow {
                     id: Uuid::now_v7().to_string(),

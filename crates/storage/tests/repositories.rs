@@ -240,6 +240,7 @@ fn sessions_keep_tokens_as_digests_and_retention_deletes_photos() {
             webhook_url: None,
             fingerprint_id: None,
             challenge_count: 0,
+            attempt_number: 1,
             max_attempts: 3,
             lifetime_ms,
         };

@@ -99,12 +99,8 @@ impl AddressGuard {
             Some(Host::Ipv6(ip)) => public_literal(IpAddr::V6(ip))?,
             Some(Host::Domain(name)) => {
                 refuse_local_name(name)?;
-                match self.resolve(name, port) {
-                    Ok(_) | Err(UrlRefusal::Unresolvable) => {}
-                    Err(refusal) => return Err(refusal),
-                }
-                // resolved names go through `resolve` with the operator's allowed networks;
-                // a redirect must be public for the user, so check again without them
+                // a redirect is for the user, so the operator's allowed networks never open it;
+                // a name that does not resolve here is the browser's business
                 if let Ok(addrs) = (name, port).to_socket_addrs() {
                     for addr in addrs {
                         public_literal(addr.ip())?;

@@ -50,12 +50,13 @@ impl WebhookWorker {
 
     fn attempt(&self, claim: &ClaimedDelivery) {
         let delivery = &claim.delivery;
-        let secrets = match self.store.webhook_secrets(delivery.tenant_id) {
-            Ok(secrets) if !secrets.is_empty() => secrets,
-            Ok(_) => match self.store.webhook_secret(delivery.tenant_id) {
-                Ok(secret) => vec![secret],
-                Err(e) => return tracing::warn!(error = %e, "no webhook secret"),
-            },
+        // the first delivery of a tenant creates its secret; every secret in force signs
+        let secrets = self
+            .store
+            .webhook_secret(delivery.tenant_id)
+            .and_then(|_| self.store.webhook_secrets(delivery.tenant_id));
+        let secrets = match secrets {
+            Ok(secrets) => secrets,
             Err(e) => return tracing::warn!(error = %e, "webhook secrets unreadable"),
         };
         let started_at = storage::now_millis();

@@ -1,0 +1,122 @@
+//! An active session over the real WebSocket, answered challenge by challenge from the
+//! labelled segments of a shared video (the labels the engine tests use), passes.
+
+use std::time::Duration;
+
+use facegate_blackbox_tests::live::{self, video_frames};
+use facegate_blackbox_tests::{create_key, create_managed_session, start_server};
+use serde_json::json;
+
+/// The labelled segments of one shared video: frame indices (at 15 fps) per action.
+fn labelled_frames(video: &str) -> std::collections::HashMap<String, Vec<usize>> {
+    let path = facegate_blackbox_tests::repo_root()
+        .join("crates/liveness-engine/tests/data/video_segments.toml");
+    let labels: toml::Table =
+        toml::from_str(&std::fs::read_to_string(path).expect("labels")).expect("labels parse");
+    let mut out: std::collections::HashMap<String, Vec<usize>> = Default::default();
+    for entry in labels["video"].as_array().expect("videos") {
+        if entry["video"].as_str() != Some(video) {
+            continue;
+        }
+        for segment in entry["segment"].as_array().expect("segments") {
+            let at = |k: &str| (segment[k].as_float().expect("seconds") * 15.0).round() as usize;
+            out.entry(segment["kind"].as_str().expect("kind").to_owned())
+                .or_default()
+                .extend(at("start")..at("end"));
+        }
+    }
+    out
+}
+
+#[test]
+fn an_active_session_answered_from_labelled_segments_passes() {
+    // talking-woman holds smile and both turns; a plan that asks for a blink is hung up and a
+    // new session is created, as a user who cannot blink on cue would not be
+    let video = "talking-woman";
+    let labels = labelled_frames(video);
+    let frames = video_frames(video, 15, 0.0, 40.0);
+    let neutral = labels["neutral"].clone();
+    let server = start_server(&[]);
+    let key = create_key(&server, "t");
+    for attempt in 0..40 {
+        let created = create_managed_session(&server, &key, json!({"reference_id": "active"}));
+        assert_eq!(created["mode"], "active");
+        let (id, token) = (
+            created["session_id"].as_str().expect("id").to_owned(),
+            created["token"].as_str().expect("token").to_owned(),
+        );
+        let mut socket = live::open(&server.base_url, &id, &token);
+        let (mut queue, mut cursor, mut served, mut sent) = (
+            Vec::<usize>::new(),
+            0usize,
+            std::collections::HashSet::new(),
+            0u64,
+        );
+        let mut unanswerable = false;
+        let outcome =
+            live::stream_scripted(
+                &mut socket,
+                15,
+                Duration::from_secs(60),
+                |event| match event {
+                    live::ScriptEvent::FrameDue => {
+                        let index = if queue.is_empty() {
+                            cursor += 1;
+                            neutral[cursor % neutral.len()]
+                        } else {
+                            queue.remove(0)
+                        };
+                        let index = index.min(frames.len() - 1);
+                        sent += 1;
+                        let bytes = if served.insert(index) {
+                            frames[index].clone()
+                        } else {
+                            live::with_sensor_noise(&frames[index], sent)
+                        };
+                        live::ScriptAction::Send(bytes)
+                    }
+                    live::ScriptEvent::Message(m) if m["type"] == "challenge" => {
+                        let kind = m["data"]["type"].as_str().unwrap_or_default();
+                        match labels.get(kind) {
+                            Some(segment) => {
+                                queue = neutral.iter().take(3).copied().collect();
+                                queue.extend(segment);
+                                live::ScriptAction::Continue
+                            }
+                            None => {
+                                unanswerable = true;
+                                live::ScriptAction::Abort
+                            }
+                        }
+                    }
+                    live::ScriptEvent::Message(_) => live::ScriptAction::Continue,
+                },
+            );
+        live::assert_no_engine_internals(&outcome.messages);
+        if unanswerable {
+            continue;
+        }
+        let verdict = outcome
+            .verdict()
+            .unwrap_or_else(|| panic!("no verdict: {:?}", outcome.messages));
+        let asked = outcome
+            .messages
+            .iter()
+            .filter(|m| m["type"] == "challenge")
+            .count();
+        let results: Vec<_> = outcome
+            .messages
+            .iter()
+            .filter(|m| m["type"] == "challenge_result")
+            .map(|m| m["data"]["passed"].clone())
+            .collect();
+        assert_eq!(
+            verdict["verdict"], "pass",
+            "attempt {attempt}: {verdict}, results {results:?}"
+        );
+        assert!((3..=6).contains(&asked), "{asked} challenges");
+        assert!(results.iter().all(|p| p == &json!(true)), "{results:?}");
+        return;
+    }
+    panic!("40 sessions in a row asked for a blink");
+}
