@@ -4,9 +4,9 @@
 run:
     cargo run --release -p facegate -- serve
 
-# The whole test suite (what CI runs after fmt and clippy).
+# The whole test suite (what CI runs after fmt and clippy); installs what the tests need.
 test:
-    cargo test --workspace
+    bash scripts/test.sh
 
 # Everything CI checks.
 ci:

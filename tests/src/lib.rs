@@ -1,6 +1,7 @@
 //! Helpers for black-box tests of the real `facegate` binary: building it once, starting it on
 //! a free port with a temporary database, and waiting for `/healthz`.
 
+pub mod browser;
 pub mod live;
 pub mod receiver;
 
@@ -98,6 +99,8 @@ fn spawn(port: u16, data_dir: &std::path::Path, env: &[(String, String)]) -> Chi
         .env("FACEGATE__RATE_LIMIT__PER_SECOND", "10000")
         .env("FACEGATE__RATE_LIMIT__PER_MINUTE", "100000")
         .env("FACEGATE__DATABASE__URL", data_dir.join("facegate.db"))
+        // the suites refuse credentials on purpose; tests/token_guessing.rs turns this on
+        .env("FACEGATE__SECURITY__FAILED_CREDENTIALS_PER_MINUTE", "0")
         .stdout(Stdio::null())
         .stderr(if std::env::var_os("FACEGATE_TEST_SERVER_LOG").is_some() {
             Stdio::inherit()
@@ -319,6 +322,17 @@ pub fn create_managed_session_at(
     let reply = post_managed_session_at(base_url, key, body);
     assert_eq!(reply.status, 201, "{:?}", reply.body);
     reply.body
+}
+
+/// `GET /api/v1/session/{id}/result?token=`: the result as the browser's token reads it.
+pub fn session_result(server: &Server, id: &str, token: &str) -> Reply {
+    get(
+        &format!(
+            "{}/api/v1/session/{id}/result?token={token}",
+            server.base_url
+        ),
+        None,
+    )
 }
 
 /// GETs `url` and returns the status and the raw body (for images).

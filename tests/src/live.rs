@@ -229,3 +229,23 @@ pub fn assert_no_engine_internals(messages: &[serde_json::Value]) {
         );
     }
 }
+
+/// The labelled segments of one shared video: frame indices (at 15 fps) per action.
+pub fn labelled_frames(video: &str) -> std::collections::HashMap<String, Vec<usize>> {
+    let path = repo_root().join("crates/liveness-engine/tests/data/video_segments.toml");
+    let labels: toml::Table =
+        toml::from_str(&std::fs::read_to_string(path).expect("labels")).expect("labels parse");
+    let mut out: std::collections::HashMap<String, Vec<usize>> = Default::default();
+    for entry in labels["video"].as_array().expect("videos") {
+        if entry["video"].as_str() != Some(video) {
+            continue;
+        }
+        for segment in entry["segment"].as_array().expect("segments") {
+            let at = |k: &str| (segment[k].as_float().expect("seconds") * 15.0).round() as usize;
+            out.entry(segment["kind"].as_str().expect("kind").to_owned())
+                .or_default()
+                .extend(at("start")..at("end"));
+        }
+    }
+    out
+}

@@ -3,30 +3,9 @@
 
 use std::time::Duration;
 
-use facegate_blackbox_tests::live::{self, video_frames};
+use facegate_blackbox_tests::live::{self, labelled_frames, video_frames};
 use facegate_blackbox_tests::{create_key, create_managed_session, start_server};
 use serde_json::json;
-
-/// The labelled segments of one shared video: frame indices (at 15 fps) per action.
-fn labelled_frames(video: &str) -> std::collections::HashMap<String, Vec<usize>> {
-    let path = facegate_blackbox_tests::repo_root()
-        .join("crates/liveness-engine/tests/data/video_segments.toml");
-    let labels: toml::Table =
-        toml::from_str(&std::fs::read_to_string(path).expect("labels")).expect("labels parse");
-    let mut out: std::collections::HashMap<String, Vec<usize>> = Default::default();
-    for entry in labels["video"].as_array().expect("videos") {
-        if entry["video"].as_str() != Some(video) {
-            continue;
-        }
-        for segment in entry["segment"].as_array().expect("segments") {
-            let at = |k: &str| (segment[k].as_float().expect("seconds") * 15.0).round() as usize;
-            out.entry(segment["kind"].as_str().expect("kind").to_owned())
-                .or_default()
-                .extend(at("start")..at("end"));
-        }
-    }
-    out
-}
 
 #[test]
 fn an_active_session_answered_from_labelled_segments_passes() {

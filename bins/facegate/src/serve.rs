@@ -47,6 +47,9 @@ pub fn run(settings: &Settings) -> Result<(), String> {
         let server = HttpServer::new(move || {
             App::new()
                 .wrap(actix_web::middleware::from_fn(
+                    http::guessing::refuse_guessers,
+                ))
+                .wrap(actix_web::middleware::from_fn(
                     http::observability::request_log,
                 ))
                 .configure(http::configure(state.clone()))
@@ -127,6 +130,13 @@ fn prepare(settings: Settings, shutdown: Arc<AtomicBool>) -> Result<Prepared, St
         trusted_proxies: Arc::new(webhooks::guard::parse_networks(
             &settings.server.trusted_proxies,
         )?),
+        ui: Arc::new(
+            http::ui::UiSettings::new(&settings.ui.embed_origins)
+                .map_err(|e| format!("ui.embed_origins: {e}"))?,
+        ),
+        failed_credentials: Arc::new(http::guessing::FailedCredentials::new(
+            settings.security.failed_credentials_per_minute,
+        )),
     };
     let http_workers = match settings.server.workers {
         0 => std::thread::available_parallelism().map_or(2, |n| n.get()),

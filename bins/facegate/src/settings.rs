@@ -20,6 +20,7 @@ pub struct Settings {
     pub sessions: SessionSettings,
     pub rate_limit: RateLimitSettings,
     pub webhooks: WebhookSettings,
+    pub ui: UiSettings,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -65,6 +66,9 @@ pub struct SecuritySettings {
     /// Key of every HMAC digest (API keys, session tokens). Empty with SQLite: generated once and
     /// kept in `<database>.secret`. Required with PostgreSQL (all replicas must share it).
     pub server_secret: String,
+    /// Refused credentials (API keys, session tokens) per client address and minute before the
+    /// address gets 429 `too_many_failed_attempts` for the rest of that minute; 0 = off.
+    pub failed_credentials_per_minute: u32,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -79,6 +83,14 @@ pub struct SessionSettings {
     /// A socket with no frame, or no answer to pings, for this long is closed (4000 / 1001).
     pub socket_idle_seconds: u64,
     pub direct: DirectSessionSettings,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UiSettings {
+    /// Origins (`https://shop.example`) whose pages may frame the verification page through
+    /// the SDK's modal; none by default (`frame-ancestors 'self'`).
+    pub embed_origins: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -157,6 +169,7 @@ max_image_pixels = 40000000
 
 [security]
 server_secret = ""
+failed_credentials_per_minute = 30
 
 [rate_limit]
 per_second = 20
@@ -181,6 +194,9 @@ deliver = true
 allowed_networks = []
 ca_file = ""
 poll_interval_ms = 1000
+
+[ui]
+embed_origins = []
 "#;
 
 impl Settings {
@@ -200,7 +216,8 @@ impl Settings {
                     .try_parsing(true)
                     .list_separator(",")
                     .with_list_parse_key("webhooks.allowed_networks")
-                    .with_list_parse_key("server.trusted_proxies"),
+                    .with_list_parse_key("server.trusted_proxies")
+                    .with_list_parse_key("ui.embed_origins"),
             )
             .build()?
             .try_deserialize()?;
@@ -263,6 +280,12 @@ impl Settings {
             webhooks::guard::parse_networks(cidrs)
                 .map_err(|reason| SettingsError::Invalid { key, reason })?;
         }
+        http::ui::UiSettings::new(&self.ui.embed_origins).map_err(|reason| {
+            SettingsError::Invalid {
+                key: "ui.embed_origins",
+                reason,
+            }
+        })?;
         let tls = &self.server.tls;
         if tls.cert_file.trim().is_empty() != tls.key_file.trim().is_empty() {
             return Err(SettingsError::Invalid {

@@ -77,12 +77,19 @@ impl ResponseError for ApiError {
         if let Some(seconds) = self.retry_after {
             response.insert_header(("Retry-After", seconds.to_string()));
         }
-        response.json(ErrorBody {
+        let mut response = response.json(ErrorBody {
             error: ErrorDetail {
                 code: self.code.to_owned(),
                 message: self.message.clone(),
             },
-        })
+        });
+        if self.code == "session_not_found" {
+            // a session id and token that do not match: counted against the client address
+            response
+                .extensions_mut()
+                .insert(crate::guessing::RefusedCredential);
+        }
+        response
     }
 }
 

@@ -116,6 +116,8 @@ mod tests {
             inference: Arc::new(crate::gate::InferenceGate::per_core()),
             sessions,
             trusted_proxies: Arc::new(Vec::new()),
+            ui: Arc::default(),
+            failed_credentials: Arc::new(crate::guessing::FailedCredentials::new(0)),
         };
         let app = test::init_service(
             App::new()

@@ -8,6 +8,7 @@ mod dto;
 pub mod error;
 mod faces;
 pub mod gate;
+pub mod guessing;
 pub mod health;
 mod liveness;
 pub mod observability;
@@ -17,6 +18,7 @@ pub mod ratelimit;
 mod search;
 mod service;
 pub use service::DEFAULT_THRESHOLD;
+pub mod ui;
 pub mod upload;
 mod ws;
 
@@ -41,6 +43,10 @@ pub struct AppState {
     pub sessions: sessions::SessionService,
     /// Balancers whose `X-Forwarded-For` is believed (`server.trusted_proxies`).
     pub trusted_proxies: Arc<Vec<ipnet::IpNet>>,
+    /// The verification UI's settings (who may frame it).
+    pub ui: Arc<ui::UiSettings>,
+    /// Refused credentials per client address (see [`guessing`]).
+    pub failed_credentials: Arc<guessing::FailedCredentials>,
 }
 
 impl AppState {
@@ -117,6 +123,10 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
                 web::post().to(liveness::compare_with_session),
             )
             .route("/ws/{session_id}", web::get().to(ws::stream))
+            .route("/verify/{id}", web::get().to(ui::verify))
+            .route("/demo", web::get().to(ui::demo))
+            .route("/sdk/facegate.js", web::get().to(ui::sdk))
+            .route("/ui/{version}/{path:.*}", web::get().to(ui::asset))
             .route("/api/v2/faces:detect", web::post().to(faces::detect))
             .route("/api/v2/faces:compare", web::post().to(faces::compare))
             .route("/api/v2/collections", web::post().to(collections::create))

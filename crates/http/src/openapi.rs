@@ -8,7 +8,7 @@ use actix_web::HttpResponse;
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{IntoResponses, Modify, OpenApi, ToSchema};
 
-use crate::{collections, dto, error, faces, health, liveness, observability, search};
+use crate::{collections, dto, error, faces, health, liveness, observability, search, ui};
 
 /// One image in the multipart field `image` (JPEG, PNG or WebP, at most 8 MB).
 #[derive(Debug, ToSchema)]
@@ -140,6 +140,9 @@ impl Modify for BearerKey {
         health::readyz,
         observability::metrics,
         openapi_json,
+        ui::verify,
+        ui::demo,
+        ui::sdk,
     ),
     components(schemas(error::ErrorBody, dto::FaceDto, sessions::live::ClientMessage)),
     modifiers(&BearerKey)

@@ -116,6 +116,8 @@ pub async fn stream(
     let id = uuid::Uuid::parse_str(path.as_str()).ok();
     let token = query.into_inner().token.unwrap_or_default();
     let service = state.sessions.clone();
+    let client = crate::client::client_address(&req, &state.trusted_proxies);
+    let failed_credentials = state.failed_credentials.clone();
     let idle = Duration::from_secs(service.settings().socket_idle_seconds.max(1));
     actix_web::rt::spawn(async move {
         let connected = match id {
@@ -127,6 +129,9 @@ pub async fn stream(
         match connected {
             Ok(live) => pump(live, session, messages, receiver, idle).await,
             Err(error) => {
+                if matches!(error, SessionError::NotFound) {
+                    failed_credentials.record(client);
+                }
                 let message = error.to_string();
                 let (code, close) = refusal(error);
                 send_error(&mut session, code, message).await;

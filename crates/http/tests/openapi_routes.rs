@@ -52,6 +52,9 @@ async fn operational_routes_and_the_openapi_document_match_the_router() {
         "GET /readyz",
         "GET /metrics",
         "GET /api/openapi.json",
+        "GET /verify/{id}",
+        "GET /demo",
+        "GET /sdk/facegate.js",
     ]
     .into_iter()
     .map(str::to_owned)

@@ -6,10 +6,12 @@
 //! - [`live`]: a client's stream: frames into the engine's drop-the-stale-frame mailbox,
 //!   analysed on one bounded pool shared by every session, then completion (result, portrait
 //!   and webhook outbox in one transaction), the verdict event, and a normal close.
+//! - [`page`]: the verification page's start-up state (link valid, mode, end state).
 
 pub mod create;
 mod error;
 pub mod live;
+pub mod page;
 pub mod read;
 
 use std::sync::Arc;

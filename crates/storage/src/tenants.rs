@@ -144,7 +144,11 @@ impl Store {
             .first::<ApiKeyRow>(&mut *self.conn()?)
             .optional()
             .map_err(|e| StorageError::from_diesel("api key", e))?;
-        let Some(row) = row else { return Ok(None) };
+        let Some(row) = row else {
+            // the same HMAC work as a known key id, so an unknown id is not answered faster
+            let _ = self.secret().verify(presented, &[0u8; 32]);
+            return Ok(None);
+        };
         let valid = self.secret().verify(presented, &row.digest);
         if !valid || row.revoked_at.is_some() {
             return Ok(None);

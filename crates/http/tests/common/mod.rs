@@ -90,6 +90,8 @@ pub fn fixture() -> Fixture {
         engine,
         sessions,
         trusted_proxies: Arc::new(Vec::new()),
+        ui: Arc::default(),
+        failed_credentials: Arc::new(facegate_http::guessing::FailedCredentials::new(0)),
         search: Arc::new(storage::search::FaceSearch::new(store)),
         limiter: Arc::new(facegate_http::ratelimit::RateLimiter::new(limits)),
         metrics: Arc::new(facegate_http::observability::Metrics::default()),

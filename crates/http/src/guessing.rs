@@ -1,0 +1,166 @@
+//! Guessing defence: failed credentials are counted per client address (the TCP peer, or the
+//! first untrusted `X-Forwarded-For` hop behind `server.trusted_proxies`). A refused API key
+//! (401) or a session id/token that does not match (404 `session_not_found`, the "link no
+//! longer valid" page, a socket closed with 4004) is one failure. An address with
+//! `security.failed_credentials_per_minute` failures inside a minute gets 429
+//! `too_many_failed_attempts` with `Retry-After` on every request until its minute is over,
+//! right credentials included, so guessing costs a minute per few dozen tries. Per process.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::time::{Duration, Instant};
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::StatusCode;
+use actix_web::middleware::Next;
+use actix_web::{ResponseError, web};
+use parking_lot::Mutex;
+
+use crate::AppState;
+use crate::error::ApiError;
+
+const WINDOW: Duration = Duration::from_secs(60);
+/// Beyond this many tracked addresses, finished windows are dropped before a new one is added.
+const MAX_TRACKED: usize = 100_000;
+
+/// Put into a response's extensions by a handler that refused a credential.
+#[derive(Debug, Clone, Copy)]
+pub struct RefusedCredential;
+
+#[derive(Debug, Clone, Copy)]
+struct Window {
+    started: Instant,
+    failures: u32,
+}
+
+/// Failed credentials per client address, in fixed one-minute windows.
+#[derive(Debug)]
+pub struct FailedCredentials {
+    per_minute: u32,
+    windows: Mutex<HashMap<IpAddr, Window>>,
+}
+
+impl FailedCredentials {
+    /// `per_minute` failures lock an address out for the rest of its minute; 0 turns it off.
+    pub fn new(per_minute: u32) -> Self {
+        Self {
+            per_minute,
+            windows: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// `Err(seconds to wait)` while `client` is locked out.
+    pub fn check(&self, client: IpAddr) -> Result<(), u64> {
+        self.check_at(client, Instant::now())
+    }
+
+    fn check_at(&self, client: IpAddr, now: Instant) -> Result<(), u64> {
+        if self.per_minute == 0 {
+            return Ok(());
+        }
+        match self.windows.lock().get(&client) {
+            Some(w) if now.duration_since(w.started) < WINDOW && w.failures >= self.per_minute => {
+                let left = WINDOW.saturating_sub(now.duration_since(w.started));
+                Err(left.as_secs().max(1))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Counts one failure of `client`.
+    pub fn record(&self, client: IpAddr) {
+        self.record_at(client, Instant::now());
+    }
+
+    fn record_at(&self, client: IpAddr, now: Instant) {
+        if self.per_minute == 0 {
+            return;
+        }
+        let mut windows = self.windows.lock();
+        if windows.len() >= MAX_TRACKED && !windows.contains_key(&client) {
+            windows.retain(|_, w| now.duration_since(w.started) < WINDOW);
+        }
+        let window = windows.entry(client).or_insert(Window {
+            started: now,
+            failures: 0,
+        });
+        if now.duration_since(window.started) >= WINDOW {
+            *window = Window {
+                started: now,
+                failures: 0,
+            };
+        }
+        window.failures = window.failures.saturating_add(1);
+    }
+}
+
+fn locked_out(seconds: u64) -> ApiError {
+    let mut error = ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "too_many_failed_attempts",
+        format!("too many refused credentials from this address; retry in {seconds} s"),
+    );
+    error.retry_after = Some(seconds);
+    error
+}
+
+/// Middleware: refuses locked-out addresses before any handler runs, and counts refusals.
+pub async fn refuse_guessers(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
+        return Ok(next.call(req).await?.map_into_boxed_body());
+    };
+    let client = crate::client::client_address(req.request(), &state.trusted_proxies);
+    if let Err(seconds) = state.failed_credentials.check(client) {
+        let response = locked_out(seconds).error_response();
+        return Ok(req.into_response(response).map_into_boxed_body());
+    }
+    let response = next.call(req).await?;
+    let refused = response.status() == StatusCode::UNAUTHORIZED
+        || response
+            .response()
+            .extensions()
+            .contains::<RefusedCredential>();
+    if refused {
+        state.failed_credentials.record(client);
+    }
+    Ok(response.map_into_boxed_body())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_address_is_locked_out_for_the_rest_of_its_minute() {
+        let limiter = FailedCredentials::new(3);
+        let (a, b) = (
+            IpAddr::from([203, 0, 113, 7]),
+            IpAddr::from([203, 0, 113, 8]),
+        );
+        let t0 = Instant::now();
+        for _ in 0..3 {
+            assert!(limiter.check_at(a, t0).is_ok());
+            limiter.record_at(a, t0);
+        }
+        assert_eq!(limiter.check_at(a, t0 + Duration::from_secs(10)), Err(50));
+        assert!(limiter.check_at(b, t0).is_ok(), "other addresses are free");
+        assert!(limiter.check_at(a, t0 + WINDOW).is_ok(), "a new minute");
+        limiter.record_at(a, t0 + WINDOW);
+        assert!(
+            limiter.check_at(a, t0 + WINDOW).is_ok(),
+            "counting starts over"
+        );
+    }
+
+    #[test]
+    fn zero_turns_it_off() {
+        let limiter = FailedCredentials::new(0);
+        let a = IpAddr::from([203, 0, 113, 7]);
+        (0..1000).for_each(|_| limiter.record(a));
+        assert!(limiter.check(a).is_ok());
+    }
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The whole test suite on a fresh machine: installs what the tests need (PostgreSQL's pgvector,
+# ffmpeg, openssl, Chromium and the browser driver's npm packages), then runs
+# `cargo test --workspace`. `.ci/run` calls exactly this after fmt and clippy.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/var/tmp/facegate-target}"
+
+if [ ! -d ../shared/testdata ]; then
+  echo "../shared/testdata is missing: the tests read real photos from it" >&2
+  exit 1
+fi
+
+# Under CI=true nothing may skip in silence: a missing PostgreSQL, pgvector or ffmpeg fails the
+# run here, and the tests themselves refuse to skip their PostgreSQL halves (see
+# crates/storage/tests/common). Outside CI they skip and say so.
+in_ci=false
+case "${CI:-}" in true|1) in_ci=true ;; esac
+missing() {
+  if $in_ci; then echo "CI: $1" >&2; exit 1; fi
+  echo "warning: $1 (outside CI the dependent tests skip and say so)" >&2
+}
+
+# PostgreSQL half of the storage tests: this machine kind runs PostgreSQL 15 on 127.0.0.1:5432
+# with trust auth. Start it if it is stopped.
+if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
+  cluster="$(ls /etc/postgresql 2>/dev/null | head -1)"
+  if [ -n "$cluster" ]; then
+    pg_ctlcluster --skip-systemctl-redirect "$cluster" main start 2>/dev/null || true
+    for _ in 1 2 3 4 5 6 7 8 9 10; do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
+  fi
+fi
+if pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
+  # pgvector (HNSW search) from Debian trixie's source package.
+  bash scripts/install-pgvector.sh || missing "pgvector could not be installed"
+  export FACEGATE_TEST_DATABASE_URL="${FACEGATE_TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+  echo "PostgreSQL tests enabled: $FACEGATE_TEST_DATABASE_URL"
+else
+  missing "PostgreSQL is not reachable on 127.0.0.1:5432"
+fi
+
+# The liveness tests replay the shared videos frame by frame: ffmpeg extracts the frames.
+if ! command -v ffmpeg >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -qq ffmpeg >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq ffmpeg >/dev/null 2>&1; } \
+    || missing "ffmpeg could not be installed: the liveness video tests need it"
+fi
+
+# The webhook tests make a throw-away certificate authority with openssl.
+if ! command -v openssl >/dev/null 2>&1; then
+  apt-get install -y -qq openssl >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq openssl >/dev/null 2>&1; } \
+    || missing "openssl could not be installed: the webhook tests need it"
+fi
+
+# The web-UI tests drive Debian's Chromium with playwright-core (tests/browser, pinned by its
+# package-lock.json) and axe-core.
+if ! command -v chromium >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -qq chromium fonts-dejavu-core >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq chromium fonts-dejavu-core >/dev/null 2>&1; } \
+    || missing "Chromium could not be installed: the web-UI tests need it"
+fi
+if command -v npm >/dev/null 2>&1; then
+  (cd tests/browser && npm ci --no-audit --no-fund --silent) || missing "npm ci in tests/browser failed"
+else
+  missing "node/npm are missing: the web-UI tests need them"
+fi
+
+echo "== cargo test --workspace"
+cargo test --workspace "$@"

@@ -1,0 +1,172 @@
+//! Real Chromium for the web-UI tests: `tests/browser/run.mjs` (playwright-core) drives Debian's
+//! `/usr/bin/chromium` through one scenario and prints a JSON report; fake cameras are y4m files
+//! made with ffmpeg from the shared videos and photos, cached per process in a temp folder.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use crate::repo_root;
+
+/// Under `CI=true` a missing browser fails; elsewhere the browser tests skip and say so.
+fn in_ci() -> bool {
+    matches!(std::env::var("CI").as_deref(), Ok("true" | "1"))
+}
+
+/// Chromium and the driver are here (installing the driver's npm packages when the lock file
+/// allows). `false` (outside CI only) means: skip.
+pub fn browser_available() -> bool {
+    static READY: OnceLock<Result<(), String>> = OnceLock::new();
+    let ready = READY.get_or_init(|| {
+        let chromium = std::env::var("FACEGATE_CHROMIUM").unwrap_or("/usr/bin/chromium".into());
+        if !Path::new(&chromium).exists() {
+            return Err(format!("{chromium} is missing (apt-get install chromium)"));
+        }
+        let dir = repo_root().join("tests/browser");
+        if !dir.join("node_modules/playwright-core").is_dir() {
+            let status = Command::new("npm")
+                .args(["ci", "--no-audit", "--no-fund", "--silent"])
+                .current_dir(&dir)
+                .status()
+                .map_err(|e| format!("npm: {e}"))?;
+            if !status.success() {
+                return Err("npm ci in tests/browser failed".into());
+            }
+        }
+        Ok(())
+    });
+    match ready {
+        Ok(()) => true,
+        Err(why) if in_ci() => panic!("CI: the browser tests cannot run: {why}"),
+        Err(why) => {
+            eprintln!("skipping a browser test: {why}");
+            false
+        }
+    }
+}
+
+/// A y4m fake camera (640×480, 15 fps) playing `seconds` of a shared video from `start_s`.
+pub fn video_camera(video: &str, start_s: f32, seconds: f32) -> PathBuf {
+    let source = repo_root().join(format!("../shared/testdata/videos/{video}.mp4"));
+    let name = format!("{video}-{start_s}-{seconds}.y4m");
+    cached(&name, |out| {
+        let mut command = Command::new("ffmpeg");
+        command
+            .args(["-v", "error", "-y", "-ss", &start_s.to_string(), "-i"])
+            .arg(&source)
+            .args(["-t", &seconds.to_string()])
+            .args([
+                "-vf",
+                "scale=640:480:force_original_aspect_ratio=increase,crop=640:480",
+            ])
+            .args(["-r", "15", "-pix_fmt", "yuv420p"])
+            .arg(out);
+        command
+    })
+}
+
+/// A y4m fake camera showing one still photo (the attack of a photo held to the camera).
+pub fn photo_camera(relative: &str) -> PathBuf {
+    let source = repo_root().join("../shared/testdata").join(relative);
+    let name = format!("{}.y4m", relative.replace('/', "_"));
+    cached(&name, |out| {
+        let mut command = Command::new("ffmpeg");
+        command
+            .args(["-v", "error", "-y", "-loop", "1", "-i"])
+            .arg(&source)
+            .args(["-t", "4"])
+            .args([
+                "-vf",
+                "scale=640:480:force_original_aspect_ratio=decrease,pad=640:480:(ow-iw)/2:(oh-ih)/2",
+            ])
+            .args(["-r", "15", "-pix_fmt", "yuv420p"])
+            .arg(out);
+        command
+    })
+}
+
+/// Makes `name` once per process in a private folder (written to a temporary name, then
+/// renamed, so a reader never sees half a file).
+fn cached(name: &str, make: impl FnOnce(&Path) -> Command) -> PathBuf {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = DIR.get_or_init(|| tempfile::tempdir().expect("camera folder"));
+    let path = dir.path().join(name);
+    if path.exists() {
+        return path;
+    }
+    let staging = dir.path().join(format!("{name}.partial.y4m"));
+    let status = make(&staging)
+        .status()
+        .expect("ffmpeg is installed (.ci/run installs it)");
+    assert!(status.success(), "ffmpeg could not make {name}");
+    std::fs::rename(&staging, &path).expect("rename camera file");
+    path
+}
+
+/// Where screenshots go: `docs/ui/` when `FACEGATE_UPDATE_SCREENSHOTS=1` (how the docs'
+/// pictures are refreshed), else a folder that is thrown away.
+pub fn screenshot_dir() -> PathBuf {
+    if std::env::var("FACEGATE_UPDATE_SCREENSHOTS").as_deref() == Ok("1") {
+        return repo_root().join("docs/ui");
+    }
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().expect("screenshot folder"))
+        .path()
+        .to_owned()
+}
+
+/// Runs one scenario (see `tests/browser/run.mjs`) and returns its report.
+pub fn run_scenario(scenario: &serde_json::Value) -> serde_json::Value {
+    // one Chromium at a time per test binary: on CI's 2 cores, parallel browsers starve the
+    // server's frame analysis and the footage a test camera plays is analysed too sparsely
+    static ONE_BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _only_browser = ONE_BROWSER.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let file = tempfile::NamedTempFile::new().expect("scenario file");
+    std::fs::write(file.path(), scenario.to_string()).expect("write scenario");
+    let output = Command::new("node")
+        .arg(repo_root().join("tests/browser/run.mjs"))
+        .arg(file.path())
+        .current_dir(repo_root().join("tests/browser"))
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let report = stdout
+        .lines()
+        .rev()
+        .find_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .unwrap_or_else(|| {
+            panic!("no report from the browser\nstdout: {stdout}\nstderr: {stderr}")
+        });
+    assert!(
+        report.get("error").is_none(),
+        "browser scenario {} failed: {}\nreport: {report:#}",
+        scenario["name"],
+        report["error"]
+    );
+    report
+}
+
+/// Asserts that no axe-core audit of the report found a serious or critical violation.
+pub fn assert_accessible(report: &serde_json::Value) {
+    for audit in report["axe"].as_array().into_iter().flatten() {
+        for violation in audit["violations"].as_array().into_iter().flatten() {
+            assert!(
+                !matches!(violation["impact"].as_str(), Some("serious" | "critical")),
+                "axe on screen {}: {violation}",
+                audit["screen"]
+            );
+        }
+    }
+}
+
+/// Asserts that the page logged no error (a CSP violation is logged as one).
+pub fn assert_no_console_errors(report: &serde_json::Value) {
+    let errors = report["console_errors"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
+}

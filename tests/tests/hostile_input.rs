@@ -1,0 +1,354 @@
+//! Hostile-input batteries against the real binary: malformed multipart, decompression bombs in
+//! three formats, hostile JSON, hostile identifiers, and clients that send their headers slowly. Each battery prints how
+//! many inputs it tried and asserts that none got a 5xx and that the server still serves.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use facegate_blackbox_tests::{Part, Reply, Server, create_key, multipart, send, start_server};
+
+fn assert_client_error(reply: &Reply, what: &str) {
+    assert!(
+        (400..500).contains(&reply.status) && !reply.code().is_empty(),
+        "{what}: {} {:?}",
+        reply.status,
+        reply.body
+    );
+}
+
+fn still_serves(server: &Server) {
+    let health = send(
+        "GET",
+        &format!("{}/healthz", server.base_url),
+        None,
+        None,
+        vec![],
+    );
+    assert_eq!(health.status, 200, "the server still answers");
+}
+
+fn tiny_png() -> Vec<u8> {
+    let image = image::RgbImage::from_pixel(8, 8, image::Rgb([120, 90, 60]));
+    let mut out = std::io::Cursor::new(Vec::new());
+    image
+        .write_to(&mut out, image::ImageFormat::Png)
+        .expect("png");
+    out.into_inner()
+}
+
+fn tiny_jpeg() -> Vec<u8> {
+    let image = image::RgbImage::from_pixel(8, 8, image::Rgb([120, 90, 60]));
+    let mut out = std::io::Cursor::new(Vec::new());
+    image
+        .write_to(&mut out, image::ImageFormat::Jpeg)
+        .expect("jpeg");
+    out.into_inner()
+}
+
+/// CRC-32 (IEEE) of PNG chunks.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = 0xFFFF_FFFFu32;
+    for &byte in bytes {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// Images whose headers declare 60,000 × 60,000 pixels (3.6 gigapixels).
+fn bombs() -> Vec<(&'static str, Vec<u8>)> {
+    let side: u32 = 60_000;
+    let mut png = tiny_png();
+    png[16..20].copy_from_slice(&side.to_be_bytes());
+    png[20..24].copy_from_slice(&side.to_be_bytes());
+    let crc = crc32(&png[12..29]);
+    png[29..33].copy_from_slice(&crc.to_be_bytes());
+
+    let mut jpeg = tiny_jpeg();
+    let sof = jpeg
+        .windows(2)
+        .position(|w| w == [0xFF, 0xC0])
+        .expect("baseline SOF0");
+    jpeg[sof + 5..sof + 9].copy_from_slice(&[0xEA, 0x60, 0xEA, 0x60]);
+
+    // WebP extended format: a VP8X chunk declaring the canvas, then a tiny lossless image
+    let mut webp_body = Vec::new();
+    webp_body.extend_from_slice(b"WEBP");
+    webp_body.extend_from_slice(b"VP8X");
+    webp_body.extend_from_slice(&10u32.to_le_bytes());
+    webp_body.extend_from_slice(&[0, 0, 0, 0]);
+    webp_body.extend_from_slice(&(side - 1).to_le_bytes()[..3]);
+    webp_body.extend_from_slice(&(side - 1).to_le_bytes()[..3]);
+    let mut lossless = std::io::Cursor::new(Vec::new());
+    image::RgbaImage::from_pixel(8, 8, image::Rgba([1, 2, 3, 255]))
+        .write_to(&mut lossless, image::ImageFormat::WebP)
+        .expect("webp");
+    let lossless = lossless.into_inner();
+    webp_body.extend_from_slice(&lossless[12..]);
+    let mut webp = b"RIFF".to_vec();
+    webp.extend_from_slice(&(webp_body.len() as u32).to_le_bytes());
+    webp.extend_from_slice(&webp_body);
+    vec![("png", png), ("jpeg", jpeg), ("webp", webp)]
+}
+
+#[test]
+fn malformed_multipart_and_bombs_get_clear_errors() {
+    let server = start_server(&[]);
+    let key = create_key(&server, "hostile");
+    let detect = format!("{}/api/v2/faces:detect", server.base_url);
+    let post = |ct: &str, body: Vec<u8>| send("POST", &detect, Some(&key), Some(ct), body);
+    let image = tiny_jpeg();
+    let mut tried = 0;
+
+    let part = |boundary: &str, name: &str, bytes: &[u8]| {
+        let mut out = format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"a.jpg\"\r\n\
+             Content-Type: image/jpeg\r\n\r\n"
+        )
+        .into_bytes();
+        out.extend_from_slice(bytes);
+        out.extend_from_slice(b"\r\n");
+        out
+    };
+    // no boundary parameter
+    let (_, body) = multipart(&[("image", Part::File("a.jpg".into(), image.clone()))]);
+    assert_client_error(&post("multipart/form-data", body), "missing boundary");
+    tried += 1;
+    // a 1 MB boundary: over the server's header limit (no client library sends it; raw TCP)
+    let huge = "b".repeat(1 << 20);
+    let mut body = part(&huge, "image", &image);
+    body.extend_from_slice(format!("--{huge}--\r\n").as_bytes());
+    let mut request = format!(
+        "POST /api/v2/faces:detect HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}\r\n\
+         Content-Type: multipart/form-data; boundary={huge}\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    request.extend_from_slice(&body);
+    let status = raw_status(&server, &request);
+    assert!(
+        status.is_none_or(|s| (400..500).contains(&s)),
+        "1 MB boundary: {status:?}"
+    );
+    tried += 1;
+    // 10,000 fields
+    let boundary = "xYz";
+    let mut body = Vec::new();
+    for n in 0..10_000 {
+        body.extend_from_slice(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"f{n}\"\r\n\r\nv\r\n")
+                .as_bytes(),
+        );
+    }
+    body.extend_from_slice(&part(boundary, "image", &image));
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    let ct = format!("multipart/form-data; boundary={boundary}");
+    assert_client_error(&post(&ct, body), "10,000 fields");
+    tried += 1;
+    // a huge field name
+    let mut body = part(boundary, &"n".repeat(200_000), &image);
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    assert_client_error(&post(&ct, body), "huge field name");
+    tried += 1;
+    // the image field twice
+    let mut body = part(boundary, "image", &image);
+    body.extend_from_slice(&part(boundary, "image", &image));
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    assert_client_error(&post(&ct, body), "repeated field");
+    tried += 1;
+    // a body cut off in the middle of the file
+    let mut body = part(boundary, "image", &image);
+    body.truncate(body.len() / 2);
+    assert_client_error(&post(&ct, body), "truncated body");
+    tried += 1;
+
+    for (format, bomb) in bombs() {
+        let (ct, body) = multipart(&[("image", Part::File(format!("bomb.{format}"), bomb))]);
+        let reply = post(&ct, body);
+        assert_client_error(&reply, format);
+        assert_eq!(
+            (reply.status, reply.code()),
+            (413, "image_too_many_pixels"),
+            "{format} bomb: {:?}",
+            reply.body
+        );
+        tried += 1;
+    }
+    println!("hostile multipart and bomb inputs tried: {tried}, no 5xx");
+    still_serves(&server);
+}
+
+#[test]
+fn hostile_json_and_identifiers_never_reach_a_5xx() {
+    let server = start_server(&[]);
+    let key = create_key(&server, "hostile");
+    let collections = format!("{}/api/v2/collections", server.base_url);
+    let json = |body: Vec<u8>| {
+        send(
+            "POST",
+            &collections,
+            Some(&key),
+            Some("application/json"),
+            body,
+        )
+    };
+    let mut tried = 0;
+
+    let long = format!(
+        "{{\"external_id\":\"a\",\"description\":\"{}\"}}",
+        "x".repeat(1 << 20)
+    );
+    let reply = json(long.into_bytes());
+    assert_eq!(
+        (reply.status, reply.code()),
+        (413, "invalid_json"),
+        "{:?}",
+        reply.body
+    );
+    let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    assert_client_error(&json(deep.into_bytes()), "10,000-deep nesting");
+    let mut invalid = b"{\"external_id\":\"".to_vec();
+    invalid.extend_from_slice(&[0xC3, 0x28, 0xFF, 0xFE]);
+    invalid.extend_from_slice(b"\"}");
+    assert_client_error(&json(invalid), "invalid UTF-8");
+    tried += 3;
+
+    let hostile_ids = [
+        "'; DROP TABLE faces; --",
+        "\" OR 1=1 --",
+        "a%27%20OR%20%271%27=%271",
+        "../../etc/passwd",
+        "..%2F..%2Fetc%2Fpasswd",
+        "a%00b",
+        "a\u{0000}b",
+        "раураl", // Cyrillic look-alikes of "paypal"
+        "paypal\u{200B}",
+        "ＡＢＣ",
+    ];
+    for id in hostile_ids {
+        let body = serde_json::json!({"external_id": id, "description": id}).to_string();
+        let reply = json(body.into_bytes());
+        assert!(reply.status < 500, "create {id:?}: {}", reply.status);
+        assert_client_error(&reply, id);
+        let encoded: String = url::form_urlencoded::byte_serialize(id.as_bytes()).collect();
+        for path in [
+            format!("{collections}/{encoded}"),
+            format!("{collections}/{encoded}/faces"),
+            format!("{collections}/{encoded}/faces/{encoded}"),
+            format!(
+                "{}/api/v1/session/{encoded}/result?token={encoded}",
+                server.base_url
+            ),
+            format!("{}/verify/{encoded}?token={encoded}", server.base_url),
+        ] {
+            let reply = send("GET", &path, Some(&key), None, vec![]);
+            assert!(reply.status < 500, "GET {path}: {}", reply.status);
+            tried += 1;
+        }
+        tried += 1;
+    }
+    // the plain id is unaffected by its look-alikes
+    let plain = json(br#"{"external_id":"paypal","description":"real"}"#.to_vec());
+    assert_eq!(plain.status, 201, "{:?}", plain.body);
+    let listed = send("GET", &collections, Some(&key), None, vec![]);
+    let count = listed.body["collections"].as_array().map_or(0, Vec::len);
+    assert_eq!(count, 1, "only the plain id exists: {:?}", listed.body);
+    println!("hostile JSON and identifier inputs tried: {tried}, no 5xx");
+    still_serves(&server);
+}
+
+/// Sends raw bytes and returns the answer's status, or `None` when the server closed the
+/// connection without one (it may refuse an oversized head by closing).
+fn raw_status(server: &Server, request: &[u8]) -> Option<u16> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port_of(server))).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    let _ = stream.write_all(request);
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let text = String::from_utf8_lossy(&answer);
+    text.strip_prefix("HTTP/1.1 ")
+        .and_then(|rest| rest.get(..3))
+        .and_then(|code| code.parse().ok())
+}
+
+fn port_of(server: &Server) -> u16 {
+    server
+        .base_url
+        .rsplit(':')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .expect("port")
+}
+
+/// Opens a raw connection and sends `head` one byte every `pause`.
+fn dribble(port: u16, head: &[u8], pause: Duration, budget: Duration) -> (Duration, bool) {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_millis(50)))
+        .expect("timeout");
+    let started = Instant::now();
+    for byte in head {
+        if stream.write_all(&[*byte]).is_err() {
+            return (started.elapsed(), true);
+        }
+        std::thread::sleep(pause);
+        let mut buf = [0u8; 512];
+        match stream.read(&mut buf) {
+            Ok(0) => return (started.elapsed(), true),
+            Ok(_) => return (started.elapsed(), true),
+            Err(_) if started.elapsed() > budget => return (started.elapsed(), false),
+            Err(_) => {}
+        }
+    }
+    (started.elapsed(), false)
+}
+
+#[test]
+fn slow_clients_are_cut_off_and_hold_no_worker_hostage() {
+    let server = start_server(&[("FACEGATE__SERVER__WORKERS", "1")]);
+    let port = port_of(&server);
+    let key = create_key(&server, "slow");
+    let slow_header = b"GET /api/v2/collections HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n";
+    let handles: Vec<_> = (0..8)
+        .map(|_| {
+            std::thread::spawn(move || {
+                dribble(
+                    port,
+                    slow_header,
+                    Duration::from_millis(200),
+                    Duration::from_secs(40),
+                )
+            })
+        })
+        .collect();
+    // meanwhile, with one worker and eight dribbling clients, a normal request is served
+    std::thread::sleep(Duration::from_secs(1));
+    let started = Instant::now();
+    let reply = send(
+        "GET",
+        &format!("{}/api/v2/collections", server.base_url),
+        Some(&key),
+        None,
+        vec![],
+    );
+    assert_eq!(reply.status, 200);
+    println!(
+        "a normal request beside 8 slow clients took {:?}",
+        started.elapsed()
+    );
+    for handle in handles {
+        let (elapsed, cut) = handle.join().expect("client thread");
+        assert!(cut, "a slow client was never cut off ({elapsed:?})");
+        println!("slow client cut off after {elapsed:?}");
+    }
+    still_serves(&server);
+}

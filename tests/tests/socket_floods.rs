@@ -1,0 +1,101 @@
+//! WebSocket batteries against the real binary: 100 sockets racing for one session while it
+//! streams (every one refused with 4029, the streaming one unharmed and passing), and a socket
+//! flooding garbage frames as fast as it can (the session ends, the server keeps serving).
+
+use std::time::{Duration, Instant};
+
+use facegate_blackbox_tests::live::{self, video_frames};
+use facegate_blackbox_tests::{
+    create_key, create_managed_session, get, id_and_token, session_result, start_server,
+};
+use serde_json::json;
+use tungstenite::Message;
+
+#[test]
+fn a_hundred_sockets_on_one_session_are_refused_and_the_streaming_one_passes() {
+    let server = start_server(&[]);
+    let key = create_key(&server, "bank");
+    let (id, token) = id_and_token(&create_managed_session(
+        &server,
+        &key,
+        json!({"mode": "passive"}),
+    ));
+    let frames = video_frames("webcam-man-1", 15, 0.0, 12.0);
+    let mut socket = live::open(&server.base_url, &id, &token);
+    socket
+        .send(Message::binary(frames[0].clone()))
+        .expect("first frame");
+    std::thread::sleep(Duration::from_millis(300));
+
+    let racers: Vec<_> = (0..100)
+        .map(|_| {
+            let (base, id, token) = (server.base_url.clone(), id.clone(), token.clone());
+            std::thread::spawn(move || {
+                live::send_and_wait_close(&base, &id, &token, Vec::new(), Duration::from_secs(20))
+            })
+        })
+        .collect();
+    let mut refused = 0;
+    for racer in racers {
+        let outcome = racer.join().expect("racer");
+        assert_eq!(
+            (outcome.error_code(), outcome.close_code),
+            (Some("session_busy"), Some(4029)),
+            "{:?}",
+            outcome.messages
+        );
+        refused += 1;
+    }
+    println!("sockets racing for one streaming session: {refused} refused with 4029");
+
+    let outcome = live::stream(&mut socket, &frames[1..], 15, Duration::from_secs(40));
+    let verdict = outcome
+        .verdict()
+        .expect("the streaming socket still gets its verdict");
+    assert_eq!(verdict["verdict"], "pass", "{verdict}");
+}
+
+#[test]
+fn a_socket_flooding_garbage_ends_its_session_and_the_server_keeps_serving() {
+    let server = start_server(&[]);
+    let key = create_key(&server, "bank");
+    let (id, token) = id_and_token(&create_managed_session(
+        &server,
+        &key,
+        json!({"mode": "passive"}),
+    ));
+    let mut socket = live::open(&server.base_url, &id, &token);
+    let started = Instant::now();
+    let mut sent = 0u64;
+    let mut ended = false;
+    while started.elapsed() < Duration::from_secs(20) && sent < 20_000 {
+        let garbage: Vec<u8> = (0..512).map(|i| (i as u64 * 31 + sent) as u8).collect();
+        if socket.send(Message::binary(garbage)).is_err() {
+            ended = true;
+            break;
+        }
+        sent += 1;
+        match socket.read() {
+            Ok(Message::Close(_)) | Err(tungstenite::Error::ConnectionClosed) => {
+                ended = true;
+                break;
+            }
+            _ => {}
+        }
+    }
+    let outcome = live::stream(&mut socket, &[], 1, Duration::from_secs(10));
+    println!(
+        "garbage frames sent before the end: {sent} in {:?}; close {:?}",
+        started.elapsed(),
+        outcome.close_code
+    );
+    assert!(
+        ended || outcome.close_code.is_some(),
+        "the flood ends the socket"
+    );
+    let result = session_result(&server, &id, &token);
+    assert!(result.status < 500, "{:?}", result.body);
+    assert_ne!(result.body["verdict"], "pass", "{:?}", result.body);
+    let health = get(&format!("{}/healthz", server.base_url), None);
+    assert_eq!(health.status, 200);
+}

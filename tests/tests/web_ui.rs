@@ -1,0 +1,238 @@
+//! The verification web UI in real Chromium (Debian's), with a fake camera playing real
+//! footage: a passive session passes from the page through the redirect, the backend's read
+//! and the signed webhook; a still photo fails; camera failures and a dropped socket each get
+//! their own screen; dead links and finished sessions never ask for the camera; axe-core finds
+//! no serious or critical violation on any screen, and the page logs no CSP violation.
+
+use std::time::Duration;
+
+use facegate_blackbox_tests::browser::{
+    assert_accessible, assert_no_console_errors, browser_available, photo_camera, run_scenario,
+    screenshot_dir, video_camera,
+};
+use facegate_blackbox_tests::live;
+use facegate_blackbox_tests::receiver::{HttpsReceiver, TestCa};
+use facegate_blackbox_tests::{
+    cli, create_key, create_managed_session, id_and_token, session_result, start_server,
+    start_webhook_server,
+};
+use serde_json::json;
+
+const REDIRECT: &str = "https://bank.example/onboarding/done";
+
+#[test]
+fn a_passive_session_passes_in_chromium_through_redirect_result_and_webhook() {
+    if !browser_available() {
+        return;
+    }
+    let ca = TestCa::new();
+    let receiver = HttpsReceiver::start(&ca, 0, |_| 200);
+    let server = start_webhook_server(&ca);
+    let key = create_key(&server, "bank");
+    let secret = cli(&server, &["webhooks", "secret", "--tenant", "bank"]);
+    let camera = video_camera("webcam-man-1", 0.0, 14.0);
+    for (round, viewport) in ["phone", "desktop"].into_iter().enumerate() {
+        let created = create_managed_session(
+            &server,
+            &key,
+            json!({
+                "mode": "passive",
+                "reference_id": format!("ui-{viewport}"),
+                "redirect_url": REDIRECT,
+                "webhook_url": format!("https://127.0.0.1:{}/hooks", receiver.port),
+            }),
+        );
+        let (id, token) = id_and_token(&created);
+        let report = run_scenario(&json!({
+            "name": format!("passive-{viewport}"),
+            "url": created["session_url"],
+            "camera": camera,
+            "viewport": viewport,
+            "shots": screenshot_dir(),
+            "until": "result",
+            "expect_redirect": REDIRECT,
+        }));
+        assert_eq!(report["status"], 200);
+        assert_eq!(report["verdict"], "pass", "{report:#}");
+        assert_eq!(
+            report["screens"],
+            json!(["welcome", "camera", "capture", "result"]),
+            "{report:#}"
+        );
+        assert_eq!(report["focused"], "welcome-start", "Tab reaches the button");
+        assert_eq!(
+            report["final_url"],
+            format!("{REDIRECT}?session_id={id}"),
+            "the browser lands on redirect_url with the session_id"
+        );
+        assert_accessible(&report);
+        assert_no_console_errors(&report);
+
+        let result = session_result(&server, &id, &token);
+        assert_eq!(
+            (
+                result.body["status"].as_str(),
+                result.body["verdict"].as_str()
+            ),
+            (Some("completed"), Some("pass")),
+            "{:?}",
+            result.body
+        );
+        let hooks = receiver.wait_for(round + 1, Duration::from_secs(30));
+        let hook = hooks.last().expect("webhook");
+        let timestamp: i64 = hook.headers["webhook-timestamp"].parse().expect("ts");
+        assert!(webhooks::signing::verify(
+            &secret,
+            &hook.headers["webhook-id"],
+            timestamp,
+            &hook.body,
+            &hook.headers["webhook-signature"]
+        ));
+        let payload: serde_json::Value = serde_json::from_str(&hook.body).expect("payload");
+        assert_eq!(
+            (payload["session_id"].as_str(), payload["verdict"].as_str()),
+            (Some(id.as_str()), Some("pass"))
+        );
+    }
+}
+
+#[test]
+fn a_still_photo_held_to_the_camera_fails_in_the_browser() {
+    if !browser_available() {
+        return;
+    }
+    let server = start_server(&[]);
+    let key = create_key(&server, "bank");
+    let created = create_managed_session(
+        &server,
+        &key,
+        json!({"mode": "passive", "redirect_url": REDIRECT}),
+    );
+    let (id, token) = id_and_token(&created);
+    let report = run_scenario(&json!({
+        "name": "photo-attack",
+        "both_viewports": true,
+        "hold_verdict_ms": 1500,
+        "url": created["session_url"],
+        "camera": photo_camera("spoof/samples/print.jpg"),
+        "viewport": "phone",
+        "shots": screenshot_dir(),
+        "until": "result",
+        "timeout_ms": 60_000,
+    }));
+    assert_ne!(report["verdict"], "pass", "{report:#}");
+    assert_eq!(
+        report["continue_href"],
+        format!("{REDIRECT}?session_id={id}")
+    );
+    assert_accessible(&report);
+    let result = session_result(&server, &id, &token);
+    assert_eq!(result.body["status"], "completed");
+    assert_ne!(result.body["verdict"], "pass", "{:?}", result.body);
+}
+
+#[test]
+fn camera_failures_each_show_their_own_message() {
+    if !browser_available() {
+        return;
+    }
+    let server = start_server(&[]);
+    let key = create_key(&server, "bank");
+    for (camera, problem) in [("deny", "not_allowed"), ("none", "not_found")] {
+        let created = create_managed_session(&server, &key, json!({"mode": "passive"}));
+        let (id, token) = id_and_token(&created);
+        let report = run_scenario(&json!({
+            "name": format!("camera-{camera}"),
+            "url": created["session_url"],
+            "camera": camera,
+            "viewport": "phone",
+            "shots": screenshot_dir(),
+            "both_viewports": true,
+            "until": "problem",
+        }));
+        assert_eq!(report["problem"], problem, "{report:#}");
+        assert_accessible(&report);
+        let result = session_result(&server, &id, &token);
+        assert_eq!(result.body["status"], "created", "no frame was sent");
+    }
+}
+
+#[test]
+fn a_dropped_socket_shows_an_error_and_try_again_finishes_the_flow() {
+    if !browser_available() {
+        return;
+    }
+    let server = start_server(&[]);
+    let key = create_key(&server, "bank");
+    let created = create_managed_session(
+        &server,
+        &key,
+        json!({"mode": "passive", "redirect_url": REDIRECT}),
+    );
+    let report = run_scenario(&json!({
+        "name": "socket-drop",
+        "both_viewports": true,
+        "url": created["session_url"],
+        "camera": video_camera("webcam-man-1", 0.0, 14.0),
+        "viewport": "phone",
+        "shots": screenshot_dir(),
+        "until": "result",
+        "drop_socket_after_ms": 1200,
+    }));
+    assert_eq!(report["problem"], "connection", "{report:#}");
+    assert_eq!(report["verdict"], "pass", "{report:#}");
+    assert_accessible(&report);
+}
+
+#[test]
+fn dead_links_and_finished_sessions_never_ask_for_the_camera() {
+    if !browser_available() {
+        return;
+    }
+    let server = start_server(&[]);
+    let key = create_key(&server, "bank");
+    let created = create_managed_session(
+        &server,
+        &key,
+        json!({"mode": "passive", "redirect_url": REDIRECT}),
+    );
+    let (id, token) = id_and_token(&created);
+    let wrong = run_scenario(&json!({
+        "name": "invalid-link",
+        "url": format!("{}/verify/{id}?token=not-the-token", server.base_url),
+        "camera": video_camera("webcam-man-1", 0.0, 14.0),
+        "viewport": "phone",
+        "shots": screenshot_dir(),
+        "both_viewports": true,
+        "until": "invalid",
+    }));
+    assert_eq!(wrong["status"], 404);
+    assert_eq!(wrong["body_state"]["problem"], "invalid_link", "{wrong:#}");
+    assert_eq!(wrong["camera_requested"], false);
+    assert_accessible(&wrong);
+
+    // finish the session over the socket, then open its link again
+    let frames = live::video_frames("webcam-man-1", 15, 0.0, 12.0);
+    let mut socket = live::open(&server.base_url, &id, &token);
+    let outcome = live::stream(&mut socket, &frames, 15, Duration::from_secs(40));
+    assert_eq!(
+        outcome.verdict().map(|v| v["verdict"].clone()),
+        Some(json!("pass"))
+    );
+    let finished = run_scenario(&json!({
+        "name": "completed",
+        "both_viewports": true,
+        "url": created["session_url"],
+        "camera": "none",
+        "viewport": "phone",
+        "shots": screenshot_dir(),
+        "until": "completed",
+    }));
+    assert_eq!(finished["first_screen"], "result");
+    assert_eq!(finished["body_state"]["verdict"], "pass");
+    assert_eq!(finished["camera_requested"], false);
+    assert_eq!(
+        finished["final_url"], created["session_url"],
+        "no automatic redirect when reopened"
+    );
+}
