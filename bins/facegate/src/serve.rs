@@ -26,6 +26,12 @@ pub fn run(settings: &Settings) -> Result<(), String> {
         false => None,
     };
     let listener = TcpListener::bind(address).map_err(|e| format!("bind {address}: {e}"))?;
+    // accepted connections inherit it: a client that stops reading what it asked for is
+    // dropped by the kernel instead of holding its connection and buffers for ever
+    let stalled = Duration::from_secs(settings.server.stalled_client_seconds);
+    socket2::SockRef::from(&listener)
+        .set_tcp_user_timeout(Some(stalled))
+        .map_err(|e| format!("server.stalled_client_seconds: {e}"))?;
     let settings = settings.clone();
     let shutdown = Arc::new(AtomicBool::new(false));
     let workers_shutdown = shutdown.clone();
@@ -40,12 +46,16 @@ pub fn run(settings: &Settings) -> Result<(), String> {
         let starting_handle = starting.handle();
         let starting_task = actix_web::rt::spawn(starting);
         tracing::info!(%address, tls = settings.tls_enabled(), "listening; starting up");
+        let deadlines = body_deadlines(&settings);
         let prepared = web::block(move || prepare(settings, workers_shutdown))
             .await
             .map_err(|e| e.to_string())??;
         let (state, workers, http_workers) = prepared;
         let server = HttpServer::new(move || {
             App::new()
+                .wrap(actix_web::middleware::from_fn(move |req, next| {
+                    http::deadline::limit_body_time(deadlines, req, next)
+                }))
                 .wrap(actix_web::middleware::from_fn(
                     http::guessing::refuse_guessers,
                 ))
@@ -74,6 +84,13 @@ pub fn run(settings: &Settings) -> Result<(), String> {
         let _ = worker.join();
     }
     served
+}
+
+fn body_deadlines(settings: &Settings) -> http::deadline::BodyDeadlines {
+    http::deadline::BodyDeadlines {
+        whole: Duration::from_secs(settings.server.body_timeout_seconds),
+        idle: Duration::from_secs(settings.server.body_idle_seconds),
+    }
 }
 
 type Prepared = (AppState, Vec<JoinHandle<()>>, usize);

@@ -104,6 +104,13 @@ pub struct ServerSettings {
     pub public_url: String,
     /// Balancers (CIDRs) whose `X-Forwarded-For` is believed for the client address.
     pub trusted_proxies: Vec<String>,
+    /// Longest a request body may take to arrive, whole (408 `body_timeout` after).
+    pub body_timeout_seconds: u64,
+    /// Longest a request body may pause between two chunks.
+    pub body_idle_seconds: u64,
+    /// A client that leaves sent bytes unacknowledged or unread (a zero receive window) for
+    /// this long is disconnected by the kernel (`TCP_USER_TIMEOUT` on every connection).
+    pub stalled_client_seconds: u64,
     /// Built-in TLS (so `wss://` works without a proxy); both files or neither.
     pub tls: TlsSettings,
 }
@@ -153,6 +160,9 @@ bind = "127.0.0.1:8080"
 workers = 0
 public_url = ""
 trusted_proxies = []
+body_timeout_seconds = 60
+body_idle_seconds = 10
+stalled_client_seconds = 30
 
 [server.tls]
 cert_file = ""
@@ -267,11 +277,27 @@ impl Settings {
                 reason: "must be between 1 and 1440".into(),
             });
         }
-        if self.sessions.sweep_interval_seconds == 0 {
-            return Err(SettingsError::Invalid {
-                key: "sessions.sweep_interval_seconds",
-                reason: "must be at least 1".into(),
-            });
+        for (key, seconds) in [
+            (
+                "sessions.sweep_interval_seconds",
+                self.sessions.sweep_interval_seconds,
+            ),
+            (
+                "server.body_timeout_seconds",
+                self.server.body_timeout_seconds,
+            ),
+            ("server.body_idle_seconds", self.server.body_idle_seconds),
+            (
+                "server.stalled_client_seconds",
+                self.server.stalled_client_seconds,
+            ),
+        ] {
+            if seconds == 0 {
+                return Err(SettingsError::Invalid {
+                    key,
+                    reason: "must be at least 1".into(),
+                });
+            }
         }
         for (key, cidrs) in [
             ("webhooks.allowed_networks", &self.webhooks.allowed_networks),

@@ -40,6 +40,7 @@ pub(crate) type Query = web::Query<HashMap<String, String>>;
     responses(
         (status = 201, description = "Created", body = CollectionDto),
         (status = 400, description = "an `external_id` that is not 1-255 of `[A-Za-z0-9_.:-]` (`invalid_identifier`)", body = ErrorBody),
+        (status = 408, description = "the body arrived too slowly (`body_timeout`)", body = ErrorBody),
         (status = 409, description = "the tenant already has a collection with this id (`collection_already_exists`)", body = ErrorBody),
         KeyErrors,
     ),

@@ -4,6 +4,7 @@
 mod auth;
 mod client;
 mod collections;
+pub mod deadline;
 mod dto;
 pub mod error;
 mod faces;
@@ -70,7 +71,7 @@ impl AppState {
 }
 
 /// Largest JSON body accepted (collection creation and future JSON routes).
-const MAX_JSON_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_JSON_BYTES: usize = 64 * 1024;
 
 /// Registers every route of the service on an actix `ServiceConfig`.
 pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
@@ -78,6 +79,11 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
         let json = web::JsonConfig::default()
             .limit(MAX_JSON_BYTES)
             .error_handler(|e, _| {
+                if let actix_web::error::JsonPayloadError::Payload(payload) = &e
+                    && deadline::is_body_timeout(payload)
+                {
+                    return deadline::body_timeout().into();
+                }
                 let status = match &e {
                     actix_web::error::JsonPayloadError::Overflow { .. }
                     | actix_web::error::JsonPayloadError::OverflowKnownLength { .. } => {

@@ -128,6 +128,7 @@ async fn read<T: Send + 'static>(
     responses(
         (status = 201, description = "Session created", body = ManagedSessionCreated),
         (status = 400, description = "`invalid_json`, `invalid_mode`, `invalid_reference_id`, `invalid_redirect_url`, `invalid_webhook_url`", body = ErrorBody),
+        (status = 408, description = "the body arrived too slowly (`body_timeout`)", body = ErrorBody),
         KeyErrors,
     ),
     security(("api_key" = [])))]
@@ -160,14 +161,16 @@ pub async fn create_managed(
     responses(
         (status = 201, description = "Session created", body = DirectSessionCreated),
         (status = 400, description = "`invalid_json`, `invalid_mode`, `invalid_fingerprint_id`", body = ErrorBody),
+        (status = 408, description = "the body arrived too slowly (`body_timeout`)", body = ErrorBody),
         (status = 403, description = "`captcha_failed`, `direct_sessions_disabled`", body = ErrorBody),
         (status = 429, description = "`too_many_attempts`; see `Retry-After`", body = ErrorBody),
     ))]
 pub async fn create_direct(
     req: HttpRequest,
     state: web::Data<AppState>,
-    body: web::Bytes,
+    payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
+    let body = crate::deadline::read_json_bytes(payload).await?;
     let body: DirectSessionBody = if body.iter().all(u8::is_ascii_whitespace) {
         DirectSessionBody::default()
     } else {

@@ -88,6 +88,9 @@ pub enum UploadErrors {
     /// missing field, empty or unreadable image (`missing_field`, `empty_image`, `invalid_image`, ...)
     #[response(status = 400)]
     BadUpload(error::ErrorBody),
+    /// the body arrived too slowly (`body_timeout`, see `server.body_timeout_seconds`)
+    #[response(status = 408)]
+    BodyTimeout(error::ErrorBody),
     /// a file over 8 MB or a body over the total bound (`image_too_large`, `request_too_large`, `image_too_many_pixels`)
     #[response(status = 413)]
     TooLarge(error::ErrorBody),
@@ -161,5 +164,10 @@ pub fn document() -> utoipa::openapi::OpenApi {
     responses((status = 200, description = "This document", content_type = "application/json")),
 )]
 pub async fn openapi_json() -> HttpResponse {
-    HttpResponse::Ok().json(document())
+    // built and serialised once: the document never changes while the process runs
+    static SERVED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let json = SERVED.get_or_init(|| serde_json::to_string(&document()).unwrap_or_default());
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(json.as_str())
 }

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use actix_multipart::Multipart;
+use actix_multipart::{Multipart, MultipartError};
 use actix_web::http::StatusCode;
 use futures_util::StreamExt;
 
@@ -71,13 +71,22 @@ fn too_large(name: &str) -> ApiError {
     )
 }
 
+/// A multipart framing error, or the body's deadline passing (408).
+fn multipart_error(error: MultipartError) -> ApiError {
+    match &error {
+        MultipartError::Payload(payload) if crate::deadline::is_body_timeout(payload) => {
+            crate::deadline::body_timeout()
+        }
+        _ => ApiError::bad_request("invalid_multipart", error.to_string()),
+    }
+}
+
 /// Reads a multipart body according to `spec`.
 pub async fn read_form(mut payload: Multipart, spec: FormSpec) -> Result<Form, ApiError> {
     let mut form = Form::default();
     let mut total = 0usize;
     while let Some(field) = payload.next().await {
-        let mut field =
-            field.map_err(|e| ApiError::bad_request("invalid_multipart", e.to_string()))?;
+        let mut field = field.map_err(multipart_error)?;
         let name = field.name().unwrap_or_default().to_owned();
         let is_file = spec.files.contains(&name.as_str());
         let is_text = spec.texts.contains(&name.as_str());
@@ -111,8 +120,7 @@ pub async fn read_form(mut payload: Multipart, spec: FormSpec) -> Result<Form, A
         };
         let mut bytes = Vec::new();
         while let Some(chunk) = field.next().await {
-            let chunk =
-                chunk.map_err(|e| ApiError::bad_request("invalid_multipart", e.to_string()))?;
+            let chunk = chunk.map_err(multipart_error)?;
             total += chunk.len();
             if total > MAX_REQUEST_BYTES {
                 return Err(ApiError::new(

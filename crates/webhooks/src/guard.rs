@@ -74,16 +74,12 @@ impl AddressGuard {
     /// A `webhook_url`: https, no credentials, and every address it names or resolves to is
     /// allowed. Checked at creation; the deliverer resolves and checks again at connect time.
     pub fn check_webhook_url(&self, raw: &str) -> Result<Url, UrlRefusal> {
-        let url = parse_https(raw)?;
-        let port = url.port_or_known_default().unwrap_or(443);
-        match url.host() {
-            Some(Host::Ipv4(ip)) => self.literal(IpAddr::V4(ip))?,
-            Some(Host::Ipv6(ip)) => self.literal(IpAddr::V6(ip))?,
-            Some(Host::Domain(name)) => {
-                refuse_local_name(name)?;
-                self.resolve(name, port)?;
+        let (url, target) = parse_target(raw)?;
+        match target {
+            UrlTarget::Address(ip) => self.literal(ip)?,
+            UrlTarget::Name(name) => {
+                self.resolve(&name, url.port_or_known_default().unwrap_or(443))?;
             }
-            None => return Err(UrlRefusal::Malformed),
         }
         Ok(url)
     }
@@ -92,22 +88,19 @@ impl AddressGuard {
     /// in any spelling, and not a name resolving to one. A name that does not resolve is
     /// accepted: the user's browser resolves it, not this server.
     pub fn check_redirect_url(&self, raw: &str) -> Result<Url, UrlRefusal> {
-        let url = parse_https(raw)?;
-        let port = url.port_or_known_default().unwrap_or(443);
-        match url.host() {
-            Some(Host::Ipv4(ip)) => public_literal(IpAddr::V4(ip))?,
-            Some(Host::Ipv6(ip)) => public_literal(IpAddr::V6(ip))?,
-            Some(Host::Domain(name)) => {
-                refuse_local_name(name)?;
+        let (url, target) = parse_target(raw)?;
+        match target {
+            UrlTarget::Address(ip) => public_literal(ip)?,
+            UrlTarget::Name(name) => {
                 // a redirect is for the user, so the operator's allowed networks never open it;
                 // a name that does not resolve here is the browser's business
-                if let Ok(addrs) = (name, port).to_socket_addrs() {
+                let port = url.port_or_known_default().unwrap_or(443);
+                if let Ok(addrs) = (name.as_str(), port).to_socket_addrs() {
                     for addr in addrs {
                         public_literal(addr.ip())?;
                     }
                 }
             }
-            None => return Err(UrlRefusal::Malformed),
         }
         Ok(url)
     }
@@ -119,6 +112,30 @@ impl AddressGuard {
             Err(UrlRefusal::NonPublicAddress)
         }
     }
+}
+
+/// Where a URL points once parsed: an address literal (in any spelling) or a name to resolve.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UrlTarget {
+    Address(IpAddr),
+    Name(String),
+}
+
+/// Every check that needs no lookup: length, control characters, `https`, no credentials, not
+/// `localhost`; then the host as an address or a name. Both URL checks start here, and the
+/// fuzzer (`fuzz/fuzz_targets/url_guard.rs`) drives it with arbitrary text.
+pub fn parse_target(raw: &str) -> Result<(Url, UrlTarget), UrlRefusal> {
+    let url = parse_https(raw)?;
+    let target = match url.host() {
+        Some(Host::Ipv4(ip)) => UrlTarget::Address(IpAddr::V4(ip)),
+        Some(Host::Ipv6(ip)) => UrlTarget::Address(IpAddr::V6(ip)),
+        Some(Host::Domain(name)) => {
+            refuse_local_name(name)?;
+            UrlTarget::Name(name.to_owned())
+        }
+        None => return Err(UrlRefusal::Malformed),
+    };
+    Ok((url, target))
 }
 
 /// Parses CIDR networks (`127.0.0.0/8`, `::1/128`); blank entries are skipped.
