@@ -1,5 +1,6 @@
 //! Black-box tests of the binary's contract: `serve` is the default command, `/healthz`
-//! answers once models are loaded, and configuration is layered and validated by key.
+//! answers once models are loaded, the one file runs from any directory on its embedded models
+//! and UI, and configuration is layered and validated by key.
 
 use std::process::Command;
 
@@ -19,6 +20,42 @@ fn serve_is_the_default_and_healthz_answers_after_models_load() {
         body["embedder"]
             .as_str()
             .is_some_and(|e| e.starts_with("fr_feature.onnx@"))
+    );
+}
+
+#[test]
+fn the_binary_runs_from_any_directory_on_its_embedded_models() {
+    let elsewhere = tempfile::tempdir().expect("temp dir");
+    let port = facegate_blackbox_tests::free_port();
+    let mut child = Command::new(facegate_binary())
+        .current_dir(elsewhere.path())
+        .env("FACEGATE__SERVER__BIND", format!("127.0.0.1:{port}"))
+        .env_remove("FACEGATE__MODELS__DIR")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("facegate starts");
+    let base = format!("http://127.0.0.1:{port}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let healthy = loop {
+        let answer = ureq::get(&format!("{base}/healthz")).call();
+        if answer.is_ok_and(|r| r.status() == 200) {
+            break true;
+        }
+        if std::time::Instant::now() > deadline || matches!(child.try_wait(), Ok(Some(_))) {
+            break false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    // no models/ and no web-ui/ here: both come from the binary
+    let page = ureq::get(&format!("{base}/sdk/facegate.js")).call();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(healthy, "healthy without models/ in the working directory");
+    assert!(page.is_ok_and(|r| r.status() == 200), "the UI is embedded");
+    assert!(
+        elsewhere.path().join("facegate.db").is_file(),
+        "the default database is created where it runs"
     );
 }
 

@@ -37,7 +37,7 @@ pub enum ModeArg {
 }
 
 pub fn run(settings: &Settings, command: EvalCommand) -> Result<(), String> {
-    let engine = FaceEngine::load(&settings.models.dir).map_err(|e| e.to_string())?;
+    let engine = settings.models.load_engine()?;
     match command {
         EvalCommand::Verify { dir } => verify(&engine, &dir),
         EvalCommand::Detect { dir } => detect(&engine, &dir, settings.limits.max_image_pixels),

@@ -10,7 +10,6 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use actix_web::{App, HttpServer, web};
-use face_engine::FaceEngine;
 use http::AppState;
 use storage::search::FaceSearch;
 
@@ -102,8 +101,7 @@ fn prepare(settings: Settings, shutdown: Arc<AtomicBool>) -> Result<Prepared, St
     let search = Arc::new(FaceSearch::new(store.clone()));
     let faces = search.rebuild_all().map_err(|e| e.to_string())?;
     tracing::info!(backend = ?store.backend(), applied, faces, "database ready");
-    tracing::info!(models = %settings.models.dir.display(), "loading models");
-    let engine = Arc::new(FaceEngine::load(&settings.models.dir).map_err(|e| e.to_string())?);
+    let engine = Arc::new(settings.models.load_engine()?);
     tracing::info!(embedder = engine.embedder_id(), "models loaded");
     let allowed = webhooks::guard::parse_networks(&settings.webhooks.allowed_networks)?;
     let guard = webhooks::AddressGuard::new(allowed);

@@ -134,8 +134,23 @@ pub struct DatabaseSettings {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ModelSettings {
-    /// Folder holding `manifest.toml` and the ONNX files.
+    /// Folder holding `manifest.toml` and the ONNX files; empty (the default) means the models
+    /// compiled into the binary.
     pub dir: PathBuf,
+}
+
+impl ModelSettings {
+    /// The face engine on the embedded models, or on `models.dir` when it is set; either way
+    /// every model's sha256 is checked against its manifest first.
+    pub fn load_engine(&self) -> Result<face_engine::FaceEngine, String> {
+        if self.dir.as_os_str().is_empty() {
+            tracing::info!(models = "embedded", "loading models");
+            face_engine::FaceEngine::load_embedded().map_err(|e| e.to_string())
+        } else {
+            tracing::info!(models = %self.dir.display(), "loading models");
+            face_engine::FaceEngine::load(&self.dir).map_err(|e| e.to_string())
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -172,7 +187,7 @@ key_file = ""
 url = "./facegate.db"
 
 [models]
-dir = "models"
+dir = ""
 
 [limits]
 max_image_pixels = 40000000
@@ -252,7 +267,9 @@ impl Settings {
                 reason: "must be a SQLite file path or a postgres:// URL".into(),
             });
         }
-        if !self.models.dir.join("manifest.toml").is_file() {
+        if !self.models.dir.as_os_str().is_empty()
+            && !self.models.dir.join("manifest.toml").is_file()
+        {
             return Err(SettingsError::Invalid {
                 key: "models.dir",
                 reason: format!("{} holds no manifest.toml", self.models.dir.display()),

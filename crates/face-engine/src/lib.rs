@@ -9,6 +9,7 @@ mod antispoof;
 pub mod compare;
 mod decode;
 mod detect;
+mod embedded;
 mod error;
 pub mod evaluation;
 mod face;
@@ -33,6 +34,15 @@ pub use portrait::{PhotoQuality, Portrait};
 
 use manifest::ModelSet;
 
+/// `file@sha256-prefix` of the manifest's embedder.
+fn embedder_id(entries: &[ModelEntry]) -> String {
+    entries
+        .iter()
+        .find(|e| e.role == "embedder")
+        .map(|e| format!("{}@{}", e.file, &e.sha256[..12.min(e.sha256.len())]))
+        .unwrap_or_default()
+}
+
 /// The loaded models and every operation on them.
 #[derive(Debug, Clone)]
 pub struct FaceEngine {
@@ -44,14 +54,19 @@ impl FaceEngine {
     /// Loads every model named in `models_dir/manifest.toml`, checking each sha256.
     pub fn load(models_dir: &Path) -> EngineResult<Self> {
         let entries = read_manifest(models_dir)?;
-        let embedder_id = entries
-            .iter()
-            .find(|e| e.role == "embedder")
-            .map(|e| format!("{}@{}", e.file, &e.sha256[..12.min(e.sha256.len())]))
-            .unwrap_or_default();
         Ok(Self {
             models: ModelSet::load(models_dir)?,
-            embedder_id,
+            embedder_id: embedder_id(&entries),
+        })
+    }
+
+    /// Loads the models compiled into the library (the shipped `models/`), checking each
+    /// sha256 against the embedded manifest.
+    pub fn load_embedded() -> EngineResult<Self> {
+        let entries = embedded::manifest()?;
+        Ok(Self {
+            embedder_id: embedder_id(&entries),
+            models: embedded::load(&entries)?,
         })
     }
 

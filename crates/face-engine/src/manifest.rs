@@ -37,8 +37,13 @@ pub fn read_manifest(models_dir: &Path) -> EngineResult<Vec<ModelEntry>> {
     let path = models_dir.join("manifest.toml");
     let text = std::fs::read_to_string(&path)
         .map_err(|e| EngineError::Manifest(format!("cannot read {}: {e}", path.display())))?;
-    let parsed: ManifestFile = toml::from_str(&text)
-        .map_err(|e| EngineError::Manifest(format!("{}: {e}", path.display())))?;
+    parse_manifest(&text, &path.display().to_string())
+}
+
+/// Parses manifest text; `origin` names it in errors.
+pub fn parse_manifest(text: &str, origin: &str) -> EngineResult<Vec<ModelEntry>> {
+    let parsed: ManifestFile =
+        toml::from_str(text).map_err(|e| EngineError::Manifest(format!("{origin}: {e}")))?;
     Ok(parsed.model)
 }
 
@@ -63,20 +68,30 @@ impl ModelSet {
         })
     }
 
+    /// Loads the models named in `models_dir/manifest.toml` from that folder.
     pub(crate) fn load(models_dir: &Path) -> EngineResult<Self> {
         let entries = read_manifest(models_dir)?;
+        Self::load_with(&entries, |file| {
+            let path: PathBuf = models_dir.join(file);
+            std::fs::read(&path).map_err(|_| EngineError::ModelMissing {
+                path: path.display().to_string(),
+            })
+        })
+    }
+
+    /// Loads the models of `entries`, reading each file's bytes with `read` and checking its
+    /// sha256 against the manifest before tract sees it.
+    pub(crate) fn load_with(
+        entries: &[ModelEntry],
+        read: impl Fn(&str) -> EngineResult<Vec<u8>>,
+    ) -> EngineResult<Self> {
         let load = |role: &str| -> EngineResult<OnnxModel> {
             let entry = entries
                 .iter()
                 .find(|e| e.role == role)
                 .ok_or_else(|| EngineError::Manifest(format!("no model with role `{role}`")))?;
-            let path: PathBuf = models_dir.join(&entry.file);
-            if !path.is_file() {
-                return Err(EngineError::ModelMissing {
-                    path: path.display().to_string(),
-                });
-            }
-            let actual = sha256_file(&path)?;
+            let bytes = read(&entry.file)?;
+            let actual = hex::encode(Sha256::digest(&bytes));
             if !actual.eq_ignore_ascii_case(&entry.sha256) {
                 return Err(EngineError::ModelChecksum {
                     file: entry.file.clone(),
@@ -84,7 +99,7 @@ impl ModelSet {
                     actual,
                 });
             }
-            OnnxModel::load(role, &path, &entry.input_shape)
+            OnnxModel::load(role, &bytes, &entry.input_shape)
         };
         Ok(Self {
             detector_selfie: load("detector_selfie")?,

@@ -1,7 +1,6 @@
 //! The only module that touches tract: loads an ONNX file with a fixed input shape into a
 //! shared, thread-safe plan and runs it on ndarray tensors.
 
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -38,14 +37,15 @@ impl std::fmt::Debug for OnnxModel {
 }
 
 impl OnnxModel {
-    /// Loads `path`, fixes input 0 to `input_shape` and optimises the graph.
-    pub(crate) fn load(name: &str, path: &Path, input_shape: &[usize]) -> EngineResult<Self> {
+    /// Loads an ONNX model from its bytes, fixes input 0 to `input_shape` and optimises the
+    /// graph.
+    pub(crate) fn load(name: &str, onnx: &[u8], input_shape: &[usize]) -> EngineResult<Self> {
         let fail = |e: TractError| EngineError::Inference {
             model: name.to_owned(),
             message: format!("{e:#}"),
         };
         let plan = tract_onnx::onnx()
-            .model_for_path(path)
+            .model_for_read(&mut std::io::Cursor::new(onnx))
             .map_err(fail)?
             .with_input_fact(0, f32::fact(input_shape).into())
             .map_err(fail)?

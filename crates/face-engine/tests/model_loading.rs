@@ -44,3 +44,11 @@ fn a_missing_model_is_refused_by_name() {
         Err(EngineError::Manifest(_))
     ));
 }
+
+#[test]
+fn the_embedded_models_are_the_shipped_ones() {
+    let embedded = FaceEngine::load_embedded().expect("embedded models load and verify");
+    let shipped = FaceEngine::load(&common::repo_root().join("models")).expect("models/");
+    assert_eq!(embedded.embedder_id(), shipped.embedder_id());
+    assert!(embedded.embedder_id().starts_with("fr_feature.onnx@"));
+}
