@@ -144,7 +144,9 @@ impl Server {
             &self.database.url,
             &self.env,
         );
-        wait_healthy(&self.base_url, &mut self.child);
+        if let Err(exit) = wait_healthy(&self.base_url, &mut self.child) {
+            panic!("{exit}\n{}", self.log());
+        }
     }
 
     /// Starts the process again after it was stopped some other way (for example SIGTERM).
@@ -155,7 +157,9 @@ impl Server {
             &self.database.url,
             &self.env,
         );
-        wait_healthy(&self.base_url, &mut self.child);
+        if let Err(exit) = wait_healthy(&self.base_url, &mut self.child) {
+            panic!("{exit}\n{}", self.log());
+        }
     }
 }
 
@@ -200,17 +204,18 @@ fn spawn(
     command.spawn().expect("facegate starts")
 }
 
-fn wait_healthy(base_url: &str, child: &mut Child) {
+/// Waits until `/healthz` answers 200; `Err` with the exit status when the process ended first.
+fn wait_healthy(base_url: &str, child: &mut Child) -> Result<(), String> {
     let deadline = Instant::now() + Duration::from_secs(60);
     while Instant::now() < deadline {
         let healthy = ureq::get(&format!("{base_url}/healthz"))
             .call()
             .is_ok_and(|response| response.status() == 200);
         if healthy {
-            return;
+            return Ok(());
         }
         if let Ok(Some(status)) = child.try_wait() {
-            panic!("facegate exited during start-up: {status}");
+            return Err(format!("facegate exited during start-up: {status}"));
         }
         std::thread::sleep(Duration::from_millis(100));
     }
@@ -225,10 +230,22 @@ pub fn start_server(extra_env: &[(&str, &str)]) -> Server {
 
 /// Starts the binary on a fresh database of `backend` and waits until it is healthy.
 pub fn start_server_on(backend: Backend, extra_env: &[(&str, &str)]) -> Server {
-    let mut server = start_unready_on(backend, extra_env);
-    wait_healthy(&server.base_url, &mut server.child);
-    server.files_at_start = server.open_files();
-    server
+    // a port found free can be taken by another test's connection before the server binds
+    // it: start again on a new port then, and on anything else fail with the server's log
+    for _ in 0..5 {
+        let mut server = start_unready_on(backend, extra_env);
+        match wait_healthy(&server.base_url, &mut server.child) {
+            Ok(()) => {
+                server.files_at_start = server.open_files();
+                return server;
+            }
+            Err(exit) if server.log().contains("Address already in use") => {
+                eprintln!("{exit}: port {} was taken, trying another", server.port);
+            }
+            Err(exit) => panic!("{exit}\n{}", server.log()),
+        }
+    }
+    panic!("no free port for facegate in 5 tries");
 }
 
 /// Starts the binary without waiting for it to be healthy (start-up tests).

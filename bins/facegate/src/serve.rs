@@ -118,12 +118,13 @@ fn prepare(settings: Settings, shutdown: Arc<AtomicBool>) -> Result<Prepared, St
         Duration::from_secs(settings.sessions.sweep_interval_seconds),
         shutdown.clone(),
     )?];
+    let deliveries = Arc::new(webhooks::DeliveryCounters::default());
     if settings.webhooks.deliver {
         let ca_file = Some(settings.webhooks.ca_file.trim())
             .filter(|f| !f.is_empty())
             .map(std::path::Path::new);
         let deliverer = webhooks::Deliverer::new(guard, ca_file).map_err(|e| e.to_string())?;
-        let worker = webhooks::WebhookWorker::new(store.clone(), deliverer)
+        let worker = webhooks::WebhookWorker::new(store.clone(), deliverer, deliveries.clone())
             .spawn(
                 shutdown,
                 Duration::from_millis(settings.webhooks.poll_interval_ms.max(10)),
@@ -152,6 +153,7 @@ fn prepare(settings: Settings, shutdown: Arc<AtomicBool>) -> Result<Prepared, St
         failed_credentials: Arc::new(http::guessing::FailedCredentials::new(
             settings.security.failed_credentials_per_minute,
         )),
+        deliveries,
     };
     let http_workers = match settings.server.workers {
         0 => std::thread::available_parallelism().map_or(2, |n| n.get()),

@@ -118,6 +118,7 @@ mod tests {
             trusted_proxies: Arc::new(Vec::new()),
             ui: Arc::default(),
             failed_credentials: Arc::new(crate::guessing::FailedCredentials::new(0)),
+            deliveries: Arc::default(),
         };
         let app = test::init_service(
             App::new()

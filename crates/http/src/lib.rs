@@ -14,6 +14,7 @@ pub mod health;
 mod liveness;
 pub mod observability;
 pub mod openapi;
+mod ops_metrics;
 mod params;
 pub mod ratelimit;
 mod search;
@@ -48,6 +49,8 @@ pub struct AppState {
     pub ui: Arc<ui::UiSettings>,
     /// Refused credentials per client address (see [`guessing`]).
     pub failed_credentials: Arc<guessing::FailedCredentials>,
+    /// Webhook attempts of this process's worker, by outcome (for the metrics).
+    pub deliveries: Arc<webhooks::DeliveryCounters>,
 }
 
 impl AppState {

@@ -1,5 +1,6 @@
 //! Request ids, one structured log line per request, and Prometheus metrics: requests by route
-//! and status, latency histograms by route, and inference time by model. Logs carry the method,
+//! and status, latency histograms by route, and inference time by model (the operators'
+//! session and webhook families come from [`crate::ops_metrics`]). Logs carry the method,
 //! the route pattern and the status, never bodies, query strings, tokens or keys.
 
 use std::collections::BTreeMap;
@@ -145,7 +146,20 @@ pub async fn request_log(
     responses((status = 200, description = "Prometheus text format", content_type = "text/plain")),
 )]
 pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
+    let mut body = state.metrics.render(&state.engine.inference_stats());
+    let store = state.sessions.store().clone();
+    let backlog = web::block(move || store.webhook_backlog())
+        .await
+        .ok()
+        .and_then(Result::ok);
+    crate::ops_metrics::render(
+        &mut body,
+        &state.sessions.live_stats(),
+        &state.deliveries.by_outcome(),
+        backlog,
+        storage::now_millis(),
+    );
     HttpResponse::Ok()
         .content_type("text/plain; version=0.0.4")
-        .body(state.metrics.render(&state.engine.inference_stats()))
+        .body(body)
 }

@@ -13,6 +13,7 @@ mod error;
 pub mod live;
 pub mod page;
 pub mod read;
+pub mod stats;
 
 use std::sync::Arc;
 

@@ -92,6 +92,7 @@ pub trait EventSink: Send + Sync + 'static {
 pub struct LiveHub {
     pool: rayon::ThreadPool,
     connected: Mutex<HashSet<Uuid>>,
+    pub(crate) counters: crate::stats::LiveCounters,
 }
 
 impl LiveHub {
@@ -114,6 +115,7 @@ impl LiveHub {
         Self {
             pool,
             connected: Mutex::new(HashSet::new()),
+            counters: Default::default(),
         }
     }
 
@@ -248,7 +250,8 @@ impl LiveStream {
             return Ok(());
         }
         let timestamp_ms = self.started.elapsed().as_millis() as u64;
-        self.live.mailbox.put(PendingFrame { jpeg, timestamp_ms });
+        let replaced = self.live.mailbox.put(PendingFrame { jpeg, timestamp_ms });
+        self.live.service.live.counters.frame(replaced);
         if self
             .live
             .scheduled
@@ -388,6 +391,7 @@ impl Live {
             .complete_session(session.id, &outcome, webhook.as_ref())
         {
             Ok(_) => {
+                self.service.live.counters.verdict(report.verdict);
                 tracing::info!(session = %session.id, verdict = ?report.verdict, confidence = report.confidence, "session completed");
                 self.sink.send(ClientMessage::Verdict {
                     verdict: report.verdict,

@@ -11,6 +11,14 @@ use crate::schema::{webhook_attempts as wa, webhook_deliveries as wd};
 use crate::sessions::NewDelivery;
 use crate::{AnyConnection, Store, now_millis, parse_uuid, secrets};
 
+/// The webhook outbox's backlog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WebhookBacklog {
+    pub pending: u64,
+    /// Milliseconds since the epoch; `None` when nothing is pending.
+    pub oldest_created_at: Option<i64>,
+}
+
 #[derive(Queryable, Insertable)]
 #[diesel(table_name = wd)]
 struct DeliveryRow {
@@ -243,6 +251,22 @@ impl Store {
                 .execute(c)
                 .map_err(db)?;
             Ok(true)
+        })
+    }
+
+    /// Deliveries still pending in the whole deployment, and when the oldest was queued (for
+    /// the backlog metrics).
+    pub fn webhook_backlog(&self) -> StorageResult<WebhookBacklog> {
+        let mut conn = self.conn()?;
+        let pending = wd::table.filter(wd::status.eq(DeliveryStatus::Pending.as_str()));
+        let count: i64 = pending.count().get_result(&mut *conn).map_err(db)?;
+        let oldest: Option<i64> = pending
+            .select(diesel::dsl::min(wd::created_at))
+            .first(&mut *conn)
+            .map_err(db)?;
+        Ok(WebhookBacklog {
+            pending: count.max(0) as u64,
+            oldest_created_at: oldest,
         })
     }
 

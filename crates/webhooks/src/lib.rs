@@ -15,7 +15,7 @@ pub mod worker;
 
 pub use delivery::Deliverer;
 pub use guard::{AddressGuard, UrlRefusal};
-pub use worker::WebhookWorker;
+pub use worker::{DeliveryCounters, WebhookWorker};
 
 /// Errors of setting up delivery.
 #[derive(Debug, thiserror::Error)]

@@ -4,7 +4,7 @@
 //! out, and the delivery is claimed again with the same `webhook-id`.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use storage::Store;
@@ -18,16 +18,50 @@ pub const LEASE_MS: i64 = 3 * TIMEOUT.as_millis() as i64;
 /// Deliveries claimed per round.
 const BATCH: usize = 16;
 
+/// Attempts this process has recorded, by outcome (for the metrics).
+#[derive(Debug, Default)]
+pub struct DeliveryCounters {
+    pub delivered: AtomicU64,
+    pub retried: AtomicU64,
+    pub gave_up: AtomicU64,
+}
+
+impl DeliveryCounters {
+    fn count(&self, next: NextStep) {
+        let counter = match next {
+            NextStep::Delivered => &self.delivered,
+            NextStep::RetryAt(_) => &self.retried,
+            NextStep::GiveUp => &self.gave_up,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// `(outcome, attempts)` as the metrics name them.
+    pub fn by_outcome(&self) -> [(&'static str, u64); 3] {
+        [
+            ("delivered", self.delivered.load(Ordering::Relaxed)),
+            ("retry", self.retried.load(Ordering::Relaxed)),
+            ("gave_up", self.gave_up.load(Ordering::Relaxed)),
+        ]
+    }
+}
+
 /// Delivers queued webhooks from the store.
 #[derive(Debug, Clone)]
 pub struct WebhookWorker {
     store: Store,
     deliverer: Deliverer,
+    counters: Arc<DeliveryCounters>,
 }
 
 impl WebhookWorker {
-    pub fn new(store: Store, deliverer: Deliverer) -> Self {
-        Self { store, deliverer }
+    /// A worker that counts its attempts in `counters`.
+    pub fn new(store: Store, deliverer: Deliverer, counters: Arc<DeliveryCounters>) -> Self {
+        Self {
+            store,
+            deliverer,
+            counters,
+        }
     }
 
     /// One round: claims what is due now and attempts each. Returns how many were attempted.
@@ -103,7 +137,7 @@ impl WebhookWorker {
         };
         tracing::info!(delivery = %delivery.id, session = %delivery.session_id, attempt = attempts, status = ?status_code, next = ?next, "webhook attempt");
         match self.store.record_webhook_attempt(claim, &report) {
-            Ok(true) => {}
+            Ok(true) => self.counters.count(next),
             Ok(false) => {
                 tracing::warn!(delivery = %delivery.id, "webhook lease lost before the attempt was recorded")
             }

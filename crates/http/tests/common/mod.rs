@@ -92,6 +92,7 @@ pub fn fixture() -> Fixture {
         trusted_proxies: Arc::new(Vec::new()),
         ui: Arc::default(),
         failed_credentials: Arc::new(facegate_http::guessing::FailedCredentials::new(0)),
+        deliveries: Arc::default(),
         search: Arc::new(storage::search::FaceSearch::new(store)),
         limiter: Arc::new(facegate_http::ratelimit::RateLimiter::new(limits)),
         metrics: Arc::new(facegate_http::observability::Metrics::default()),

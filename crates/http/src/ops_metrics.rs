@@ -1,0 +1,92 @@
+//! The operators' metrics beside the request metrics: live sessions, verdicts by outcome,
+//! frames received and dropped (this process), webhook deliveries by outcome (this process's
+//! worker) and the webhook backlog with its oldest age (the whole deployment, from the store).
+
+use std::fmt::Write;
+
+use sessions::stats::LiveStats;
+use storage::webhooks::WebhookBacklog;
+
+/// Appends the families in the Prometheus text format. `backlog` is `None` when the store
+/// could not be read: the two backlog gauges are left out rather than reported as zero.
+pub(crate) fn render(
+    out: &mut String,
+    live: &LiveStats,
+    deliveries: &[(&str, u64)],
+    backlog: Option<WebhookBacklog>,
+    now_ms: i64,
+) {
+    family(
+        out,
+        "facegate_sessions_active",
+        "gauge",
+        "Sessions streaming over a WebSocket in this process.",
+    );
+    let _ = writeln!(out, "facegate_sessions_active {}", live.active);
+    family(
+        out,
+        "facegate_session_verdicts_total",
+        "counter",
+        "Verdicts given by this process, by outcome.",
+    );
+    for (verdict, n) in live.verdicts {
+        let _ = writeln!(
+            out,
+            "facegate_session_verdicts_total{{verdict=\"{verdict}\"}} {n}"
+        );
+    }
+    family(
+        out,
+        "facegate_session_frames_total",
+        "counter",
+        "Liveness frames received by this process.",
+    );
+    let _ = writeln!(out, "facegate_session_frames_total {}", live.frames);
+    family(
+        out,
+        "facegate_session_frames_dropped_total",
+        "counter",
+        "Liveness frames replaced before analysis (the analysis could not keep up).",
+    );
+    let _ = writeln!(
+        out,
+        "facegate_session_frames_dropped_total {}",
+        live.frames_dropped
+    );
+    family(
+        out,
+        "facegate_webhook_deliveries_total",
+        "counter",
+        "Webhook delivery attempts recorded by this process, by outcome.",
+    );
+    for (outcome, n) in deliveries {
+        let _ = writeln!(
+            out,
+            "facegate_webhook_deliveries_total{{outcome=\"{outcome}\"}} {n}"
+        );
+    }
+    if let Some(backlog) = backlog {
+        family(
+            out,
+            "facegate_webhook_backlog",
+            "gauge",
+            "Webhooks neither delivered nor given up, in the whole deployment.",
+        );
+        let _ = writeln!(out, "facegate_webhook_backlog {}", backlog.pending);
+        family(
+            out,
+            "facegate_webhook_backlog_oldest_seconds",
+            "gauge",
+            "Age of the oldest pending webhook (0 when none).",
+        );
+        let age = backlog
+            .oldest_created_at
+            .map_or(0.0, |at| (now_ms - at).max(0) as f64 / 1000.0);
+        let _ = writeln!(out, "facegate_webhook_backlog_oldest_seconds {age}");
+    }
+}
+
+/// The `# HELP` and `# TYPE` lines of a family.
+fn family(out: &mut String, name: &str, kind: &str, help: &str) {
+    let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
+}

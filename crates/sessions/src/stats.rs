@@ -1,0 +1,67 @@
+//! What this process's live sessions have done, for the metrics: frames received and dropped
+//! (replaced in a session's mailbox before analysis), and verdicts by outcome.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use domain::Verdict;
+
+use crate::SessionService;
+
+/// Counters kept by the live sessions of one process.
+#[derive(Debug, Default)]
+pub(crate) struct LiveCounters {
+    frames: AtomicU64,
+    dropped: AtomicU64,
+    passed: AtomicU64,
+    failed: AtomicU64,
+    retried: AtomicU64,
+}
+
+impl LiveCounters {
+    /// A frame arrived; `replaced` when it took the place of one never analysed.
+    pub(crate) fn frame(&self, replaced: bool) {
+        self.frames.fetch_add(1, Ordering::Relaxed);
+        if replaced {
+            self.dropped.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// A verdict was stored.
+    pub(crate) fn verdict(&self, verdict: Verdict) {
+        let counter = match verdict {
+            Verdict::Pass => &self.passed,
+            Verdict::Fail => &self.failed,
+            Verdict::Retry => &self.retried,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// A snapshot of the live sessions of this process.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveStats {
+    /// Sessions streaming now.
+    pub active: usize,
+    pub frames: u64,
+    pub frames_dropped: u64,
+    /// `(verdict, count)` for `pass`, `fail` and `retry`.
+    pub verdicts: [(&'static str, u64); 3],
+}
+
+impl SessionService {
+    /// The live sessions' figures since this process started.
+    pub fn live_stats(&self) -> LiveStats {
+        let counters = &self.live.counters;
+        let load = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        LiveStats {
+            active: self.live.connected(),
+            frames: load(&counters.frames),
+            frames_dropped: load(&counters.dropped),
+            verdicts: [
+                ("pass", load(&counters.passed)),
+                ("fail", load(&counters.failed)),
+                ("retry", load(&counters.retried)),
+            ],
+        }
+    }
+}
