@@ -73,6 +73,9 @@ PY
 esac
 
 RUSTC_BOOTSTRAP=1 cargo fuzz build -O -a -s none "$target"
+parallel=()
+# with one job libFuzzer reports on stdout; with several each writes fuzz-N.log here
+if [ "$jobs" -gt 1 ]; then parallel=(-jobs="$jobs" -workers="$jobs"); fi
 RUSTC_BOOTSTRAP=1 cargo fuzz run -O -a -s none "$target" "$corpus" -- \
-  -runs="$runs" -jobs="$jobs" -workers="$jobs" -max_len=200000 -rss_limit_mb=4096 -timeout=30 \
+  -runs="$runs" "${parallel[@]}" -max_len=200000 -rss_limit_mb=4096 -timeout=30 \
   -print_final_stats=1

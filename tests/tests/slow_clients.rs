@@ -135,14 +135,14 @@ fn slow_and_abandoned_bodies_get_408_and_hold_no_worker_hostage() {
         json.len()
     );
     let multipart = format!(
-        "--b\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.jpg\"\r\n\
-         Content-Type: image/jpeg\r\n\r\n{}\r\n--b--\r\n",
+        "--slow-boundary\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.jpg\"\r\n\
+         Content-Type: image/jpeg\r\n\r\n{}\r\n--slow-boundary--\r\n",
         "x".repeat(4000)
     )
     .into_bytes();
     let multipart_head = format!(
         "POST /api/v2/faces:detect HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}\r\n\
-         Content-Type: multipart/form-data; boundary=b\r\nContent-Length: {}\r\n\r\n",
+         Content-Type: multipart/form-data; boundary=slow-boundary\r\nContent-Length: {}\r\n\r\n",
         multipart.len()
     );
     // whole-body deadline: a byte every 200 ms never pauses 3 s but takes far longer than 6 s

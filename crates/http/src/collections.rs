@@ -3,7 +3,6 @@
 
 use std::collections::HashMap;
 
-use actix_multipart::Multipart;
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -16,7 +15,7 @@ use crate::openapi::IndexFaceForm;
 use crate::openapi::{KeyErrors, UploadErrors};
 use crate::params;
 use crate::service;
-use crate::upload::{FormSpec, read_form};
+use crate::upload::{FormSpec, SafeMultipart, read_form};
 
 /// The body of `POST /api/v2/collections`.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -171,7 +170,7 @@ pub async fn index_face(
     state: web::Data<AppState>,
     tenant: Tenant,
     path: web::Path<String>,
-    payload: Multipart,
+    payload: SafeMultipart,
 ) -> Result<HttpResponse, ApiError> {
     let collection = params::external_id("external_id", &path)?;
     let mut form = read_form(

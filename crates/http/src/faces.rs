@@ -1,7 +1,6 @@
 //! Routes for `POST /api/v2/faces:detect`, `POST /api/v2/faces:compare` and
 //! `POST /api/v1/compare-faces`.
 
-use actix_multipart::Multipart;
 use actix_web::{HttpResponse, web};
 
 use crate::AppState;
@@ -11,7 +10,7 @@ use crate::error::{ApiError, ErrorBody};
 use crate::openapi::{CompareForm, CompareV1Form, ImageForm};
 use crate::openapi::{KeyErrors, UploadErrors};
 use crate::service::{self, DEFAULT_THRESHOLD};
-use crate::upload::{FormSpec, read_form};
+use crate::upload::{FormSpec, SafeMultipart, read_form};
 
 #[utoipa::path(
     post,
@@ -28,7 +27,7 @@ use crate::upload::{FormSpec, read_form};
 pub async fn detect(
     state: web::Data<AppState>,
     _tenant: Tenant,
-    payload: Multipart,
+    payload: SafeMultipart,
 ) -> Result<HttpResponse, ApiError> {
     let mut form = read_form(
         payload,
@@ -48,7 +47,7 @@ pub async fn detect(
 /// Reads a two-image compare form (field names differ between v1 and v2) and runs it.
 async fn compare_fields(
     state: &AppState,
-    payload: Multipart,
+    payload: SafeMultipart,
     fields: &'static [&'static str; 2],
 ) -> Result<CompareResponse, ApiError> {
     let mut form = read_form(
@@ -82,7 +81,7 @@ async fn compare_fields(
 pub async fn compare(
     state: web::Data<AppState>,
     _tenant: Tenant,
-    payload: Multipart,
+    payload: SafeMultipart,
 ) -> Result<HttpResponse, ApiError> {
     let response = compare_fields(&state, payload, &["source_image", "target_image"]).await?;
     Ok(HttpResponse::Ok().json(response))
@@ -104,7 +103,7 @@ pub async fn compare(
 pub async fn compare_v1(
     state: web::Data<AppState>,
     _tenant: Tenant,
-    payload: Multipart,
+    payload: SafeMultipart,
 ) -> Result<HttpResponse, ApiError> {
     let full = compare_fields(&state, payload, &["reference", "probe"]).await?;
     Ok(HttpResponse::Ok().json(CompareV1Response {

@@ -2,7 +2,6 @@
 //! portraits, compare with a session's portrait, and list webhook attempts. Each handler
 //! extracts, calls `sessions::SessionService` off the async workers, and maps the answer.
 
-use actix_multipart::Multipart;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
 use serde::{Deserialize, Serialize};
 use sessions::SessionService;
@@ -17,7 +16,7 @@ use crate::AppState;
 use crate::auth::Tenant;
 use crate::error::{ApiError, ErrorBody};
 use crate::openapi::{KeyErrors, UploadErrors};
-use crate::upload::{FormSpec, read_form};
+use crate::upload::{FormSpec, SafeMultipart, read_form};
 
 /// `POST /api/v1/managed-session` body.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -264,7 +263,7 @@ pub async fn photo(
 pub async fn compare_with_session(
     req: HttpRequest,
     state: web::Data<AppState>,
-    payload: Multipart,
+    payload: SafeMultipart,
 ) -> Result<HttpResponse, ApiError> {
     let (tenant, _) = credential(&req, None).await?;
     let mut form = read_form(

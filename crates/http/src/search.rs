@@ -1,7 +1,6 @@
 //! 1:N search routes: `search-by-face/{face_id}` (an indexed face) and `search-by-image` (a new
 //! image, not indexed), both under `/api/v2/collections/{external_id}`.
 
-use actix_multipart::Multipart;
 use actix_web::{HttpResponse, web};
 
 use crate::AppState;
@@ -13,7 +12,7 @@ use crate::openapi::ImageForm;
 use crate::openapi::{KeyErrors, UploadErrors};
 use crate::params;
 use crate::service;
-use crate::upload::{FormSpec, read_form};
+use crate::upload::{FormSpec, SafeMultipart, read_form};
 
 #[utoipa::path(
     post,
@@ -74,7 +73,7 @@ pub async fn search_by_image(
     tenant: Tenant,
     path: web::Path<String>,
     query: Query,
-    payload: Multipart,
+    payload: SafeMultipart,
 ) -> Result<HttpResponse, ApiError> {
     let collection = params::external_id("external_id", &path)?;
     let wanted = params::search_query(&query)?;

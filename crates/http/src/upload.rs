@@ -5,7 +5,13 @@
 use std::collections::HashMap;
 
 use actix_multipart::{Multipart, MultipartError};
+use actix_web::dev::Payload;
+use actix_web::error::PayloadError;
 use actix_web::http::StatusCode;
+use actix_web::http::header::{CONTENT_TYPE, HeaderMap};
+use actix_web::web::Bytes;
+use actix_web::{FromRequest, HttpRequest};
+use futures_util::Stream;
 use futures_util::StreamExt;
 
 use crate::error::ApiError;
@@ -81,8 +87,72 @@ fn multipart_error(error: MultipartError) -> ApiError {
     }
 }
 
+/// Shortest multipart boundary accepted. RFC 2046 allows 1 to 70 characters, but
+/// actix-multipart 0.7.2 indexes past the end of a short line while it looks for a boundary of
+/// fewer than 4 characters and panics (found by `fuzz/fuzz_targets/multipart.rs`); every
+/// client library generates boundaries of 16 characters or more.
+pub const MIN_BOUNDARY_LEN: usize = 4;
+/// Longest multipart boundary (RFC 2046).
+pub const MAX_BOUNDARY_LEN: usize = 70;
+
+/// A multipart body whose boundary the parser handles safely: the extractor every upload
+/// route takes instead of `actix_multipart::Multipart`.
+pub struct SafeMultipart(Multipart);
+
+impl std::fmt::Debug for SafeMultipart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SafeMultipart")
+    }
+}
+
+impl SafeMultipart {
+    /// Checks the content type's boundary, then reads `stream` as multipart.
+    pub fn new<S>(headers: &HeaderMap, stream: S) -> Result<Self, ApiError>
+    where
+        S: Stream<Item = Result<Bytes, PayloadError>> + 'static,
+    {
+        check_boundary(headers)?;
+        Ok(Self(Multipart::new(headers, stream)))
+    }
+}
+
+impl FromRequest for SafeMultipart {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        std::future::ready(Self::new(req.headers(), payload.take()))
+    }
+}
+
+/// 400 `invalid_multipart` for a multipart content type whose boundary is shorter than
+/// [`MIN_BOUNDARY_LEN`] or longer than [`MAX_BOUNDARY_LEN`]; anything else is left to the
+/// parser (which refuses a missing boundary or another content type itself).
+fn check_boundary(headers: &HeaderMap) -> Result<(), ApiError> {
+    let Some(content_type) = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok()) else {
+        return Ok(());
+    };
+    let Ok(mime) = content_type.parse::<actix_web::mime::Mime>() else {
+        return Ok(());
+    };
+    match mime.get_param(actix_web::mime::BOUNDARY) {
+        Some(boundary)
+            if !(MIN_BOUNDARY_LEN..=MAX_BOUNDARY_LEN).contains(&boundary.as_str().len()) =>
+        {
+            Err(ApiError::bad_request(
+                "invalid_multipart",
+                format!(
+                    "the multipart boundary must be {MIN_BOUNDARY_LEN} to {MAX_BOUNDARY_LEN} characters"
+                ),
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Reads a multipart body according to `spec`.
-pub async fn read_form(mut payload: Multipart, spec: FormSpec) -> Result<Form, ApiError> {
+pub async fn read_form(payload: SafeMultipart, spec: FormSpec) -> Result<Form, ApiError> {
+    let mut payload = payload.0;
     let mut form = Form::default();
     let mut total = 0usize;
     while let Some(field) = payload.next().await {
