@@ -138,15 +138,7 @@ impl Server {
     pub fn kill_and_restart(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        self.child = spawn(
-            self.port,
-            self.data_dir.path(),
-            &self.database.url,
-            &self.env,
-        );
-        if let Err(exit) = wait_healthy(&self.base_url, &mut self.child) {
-            panic!("{exit}\n{}", self.log());
-        }
+        self.restart();
     }
 
     /// Starts the process again after it was stopped some other way (for example SIGTERM).

@@ -55,7 +55,7 @@ impl FaceEngine {
     pub fn load(models_dir: &Path) -> EngineResult<Self> {
         let entries = read_manifest(models_dir)?;
         Ok(Self {
-            models: ModelSet::load(models_dir)?,
+            models: ModelSet::load(models_dir, &entries)?,
             embedder_id: embedder_id(&entries),
         })
     }

@@ -68,10 +68,9 @@ impl ModelSet {
         })
     }
 
-    /// Loads the models named in `models_dir/manifest.toml` from that folder.
-    pub(crate) fn load(models_dir: &Path) -> EngineResult<Self> {
-        let entries = read_manifest(models_dir)?;
-        Self::load_with(&entries, |file| {
+    /// Loads the models of `entries` (read from `models_dir/manifest.toml`) from that folder.
+    pub(crate) fn load(models_dir: &Path, entries: &[ModelEntry]) -> EngineResult<Self> {
+        Self::load_with(entries, |file| {
             let path: PathBuf = models_dir.join(file);
             std::fs::read(&path).map_err(|_| EngineError::ModelMissing {
                 path: path.display().to_string(),
