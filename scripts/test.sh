@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: installs what the tests need (PostgreSQL's pgvector,
-# ffmpeg, openssl, promtool, Chromium and the browser driver's npm packages), then runs
+# ffmpeg, openssl, promtool, HAProxy, Chromium and the browser driver's npm packages), then runs
 # `cargo test --workspace`. `.ci/run` calls exactly this after fmt and clippy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,6 +58,13 @@ if ! command -v promtool >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get install -y -qq prometheus >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq prometheus >/dev/null 2>&1; } \
     || missing "promtool could not be installed: the alert-rule tests need it"
+fi
+
+# The scale-out tests run three replicas behind HAProxy (scripts/cluster.sh).
+if ! command -v haproxy >/dev/null 2>&1; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -qq haproxy >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq haproxy >/dev/null 2>&1; } \
+    || missing "HAProxy could not be installed: the scale-out tests need it"
 fi
 
 # The web-UI tests drive Debian's Chromium with playwright-core (tests/browser, pinned by its

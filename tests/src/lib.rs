@@ -3,8 +3,10 @@
 //! (`live`), a webhook receiver (`receiver`) and Chromium (`browser`).
 
 pub mod browser;
+pub mod cluster;
 pub mod database;
 pub mod live;
+pub mod load;
 pub mod receiver;
 pub mod server;
 
@@ -84,7 +86,8 @@ impl Reply {
     }
 }
 
-/// Sends a request and returns status and JSON body whatever the status.
+/// Sends a request and returns status and JSON body whatever the status (panics when no
+/// HTTP answer comes at all; [`load::try_send`] reports that as status 0 instead).
 pub fn send(
     method: &str,
     url: &str,
@@ -92,30 +95,9 @@ pub fn send(
     content_type: Option<&str>,
     body: Vec<u8>,
 ) -> Reply {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .build()
-        .into();
-    let mut request = ureq::http::Request::builder().method(method).uri(url);
-    if let Some(key) = key {
-        request = request.header("Authorization", format!("Bearer {key}"));
-    }
-    if let Some(ct) = content_type {
-        request = request.header("Content-Type", ct);
-    }
-    let request = request.body(body).expect("request");
-    let mut response = agent.run(request).expect("response");
-    let status = response.status().as_u16();
-    let text = response
-        .body_mut()
-        .with_config()
-        .limit(64 * 1024 * 1024)
-        .read_to_string()
-        .unwrap_or_default();
-    Reply {
-        status,
-        body: serde_json::from_str(&text).unwrap_or(serde_json::Value::Null),
-    }
+    let (status, code, _, body) = load::try_send(method, url, key, content_type, body);
+    assert_ne!(status, 0, "{method} {url}: no response ({code})");
+    Reply { status, body }
 }
 
 /// A JSON request body with its content type, for [`send`].

@@ -75,16 +75,31 @@ impl StreamOutcome {
 
 /// Opens `ws://…/ws/{id}?token=`.
 pub fn open(base_url: &str, session_id: &str, token: &str) -> WebSocket<MaybeTlsStream<TcpStream>> {
+    open_reporting_replica(base_url, session_id, token).0
+}
+
+/// Opens the socket like [`open`] and also returns which replica the balancer chose (its
+/// `X-Facegate-Replica` response header; `None` without a balancer).
+pub fn open_reporting_replica(
+    base_url: &str,
+    session_id: &str,
+    token: &str,
+) -> (WebSocket<MaybeTlsStream<TcpStream>>, Option<String>) {
     let url = format!(
         "{}/ws/{session_id}?token={token}",
         base_url.replacen("http://", "ws://", 1)
     );
-    let (socket, _) = tungstenite::connect(url).expect("websocket handshake");
+    let (socket, response) = tungstenite::connect(url).expect("websocket handshake");
     if let MaybeTlsStream::Plain(tcp) = socket.get_ref() {
         tcp.set_read_timeout(Some(Duration::from_millis(5)))
             .expect("read timeout");
     }
-    socket
+    let replica = response
+        .headers()
+        .get("x-facegate-replica")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    (socket, replica)
 }
 
 /// Sends `frames` (looping) at `fps` until the server closes or `max` passes; collects messages.

@@ -271,11 +271,17 @@ fn start_unready_on(backend: Backend, extra_env: &[(&str, &str)]) -> Server {
 
 /// Runs a `facegate` CLI command against the server's database; returns stdout's last line.
 pub fn cli(server: &Server, args: &[&str]) -> String {
+    let mut env = vec![("FACEGATE__DATABASE__URL".to_owned(), server.database_url())];
+    env.extend(server.env.iter().filter(|(k, _)| k == SECRET_ENV).cloned());
+    run_cli(&env, args)
+}
+
+/// Runs a `facegate` CLI command with `env`; asserts success and returns stdout's last line.
+pub fn run_cli(env: &[(String, String)], args: &[&str]) -> String {
     let output = Command::new(facegate_binary())
         .args(args)
         .current_dir(repo_root())
-        .env("FACEGATE__DATABASE__URL", server.database_url())
-        .envs(server.env.iter().filter(|(k, _)| k == SECRET_ENV).cloned())
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .output()
         .expect("facegate cli");
     assert!(

@@ -56,7 +56,10 @@ export function startStream({ sessionId, token, video, onOpen, onMessage, onEnd 
           quality = Math.max(0.4, quality - 0.15);
           return;
         }
-        socket.send(await blob.arrayBuffer());
+        const bytes = await blob.arrayBuffer();
+        // The socket can close while the bytes are read; sending then would only log an error.
+        if (socket.readyState !== WebSocket.OPEN) return;
+        socket.send(bytes);
       } finally {
         encoding = false;
       }

@@ -98,6 +98,14 @@ type Prepared = (AppState, Vec<JoinHandle<()>>, usize);
 fn prepare(settings: Settings, shutdown: Arc<AtomicBool>) -> Result<Prepared, String> {
     let store = crate::database::open(&settings)?;
     let applied = store.migrate().map_err(|e| e.to_string())?;
+    if !store.server_secret_matches().map_err(|e| e.to_string())? {
+        return Err(
+            "security.server_secret differs from the one this database was set up \
+                    with: every replica must share one secret (API keys, session tokens and \
+                    webhook secrets are sealed under it); refusing to start"
+                .into(),
+        );
+    }
     let search = Arc::new(FaceSearch::new(store.clone()));
     let faces = search.rebuild_all().map_err(|e| e.to_string())?;
     tracing::info!(backend = ?store.backend(), applied, faces, "database ready");
@@ -136,10 +144,24 @@ fn prepare(settings: Settings, shutdown: Arc<AtomicBool>) -> Result<Prepared, St
         per_second: settings.rate_limit.per_second,
         per_minute: settings.rate_limit.per_minute,
     };
+    // on a shared database every replica counts against the same limits
+    let (limiter, failed_credentials) = {
+        let per_minute = settings.security.failed_credentials_per_minute;
+        match store.backend() {
+            storage::Backend::Postgres => (
+                http::ratelimit::RateLimiter::shared(limits, store.clone()),
+                http::guessing::FailedCredentials::shared(per_minute, store.clone()),
+            ),
+            storage::Backend::Sqlite => (
+                http::ratelimit::RateLimiter::new(limits),
+                http::guessing::FailedCredentials::new(per_minute),
+            ),
+        }
+    };
     let state = AppState {
         engine,
         search,
-        limiter: Arc::new(http::ratelimit::RateLimiter::new(limits)),
+        limiter: Arc::new(limiter),
         metrics: Arc::new(http::observability::Metrics::default()),
         inference: Arc::new(http::gate::InferenceGate::per_core()),
         sessions,
@@ -150,9 +172,7 @@ fn prepare(settings: Settings, shutdown: Arc<AtomicBool>) -> Result<Prepared, St
             http::ui::UiSettings::new(&settings.ui.embed_origins)
                 .map_err(|e| format!("ui.embed_origins: {e}"))?,
         ),
-        failed_credentials: Arc::new(http::guessing::FailedCredentials::new(
-            settings.security.failed_credentials_per_minute,
-        )),
+        failed_credentials: Arc::new(failed_credentials),
         deliveries,
     };
     let http_workers = match settings.server.workers {
@@ -185,8 +205,8 @@ fn session_settings(settings: &Settings) -> sessions::SessionSettings {
     }
 }
 
-/// Expires sessions past their lifetime and deletes their photos, every `interval`, until
-/// `shutdown`.
+/// Expires sessions past their lifetime, deletes their photos and drops finished request
+/// counters and stream leases, every `interval`, until `shutdown`.
 fn spawn_retention_sweeper(
     store: storage::Store,
     interval: Duration,
@@ -200,6 +220,13 @@ fn spawn_retention_sweeper(
                     Ok((0, 0)) => {}
                     Ok((expired, photos)) => tracing::info!(expired, photos, "retention sweep"),
                     Err(e) => tracing::warn!(error = %e, "retention sweep failed"),
+                }
+                let now = storage::now_millis();
+                if let Err(e) = store
+                    .sweep_request_counters(now)
+                    .and_then(|_| store.sweep_session_streams(now))
+                {
+                    tracing::warn!(error = %e, "sweeping counters and stream leases failed");
                 }
                 // sleep in short steps so shutdown is prompt
                 let mut slept = Duration::ZERO;

@@ -10,6 +10,7 @@ use domain::TenantId;
 
 use crate::AppState;
 use crate::error::ApiError;
+use crate::ratelimit::LimitRefusal;
 
 /// The tenant of the request's API key. Extracting it answers 401 when the key is missing,
 /// malformed, unknown or revoked, and 429 when the key is over its rate limit.
@@ -46,15 +47,23 @@ impl FromRequest for Tenant {
             let (Some(key), Some(state)) = (key, state) else {
                 return Err(ApiError::unauthorized());
             };
-            let limiter = state.limiter.clone();
             let key_id = storage::secrets::api_key_id(&key).map(str::to_owned);
-            let tenant =
-                web::block(move || state.search.store().authenticate_api_key(&key)).await??;
-            let tenant = tenant.ok_or_else(ApiError::unauthorized)?;
-            if let Some(key_id) = key_id {
-                limiter.check(&key_id).map_err(rate_limited)?;
-            }
-            Ok(Tenant(tenant))
+            let checked = web::block(move || {
+                let tenant = state.search.store().authenticate_api_key(&key)?;
+                let Some(tenant) = tenant else {
+                    return Ok(None);
+                };
+                if let Some(key_id) = key_id {
+                    match state.limiter.check(&key_id) {
+                        Ok(()) => {}
+                        Err(LimitRefusal::Wait(seconds)) => return Err(rate_limited(seconds)),
+                        Err(LimitRefusal::Store(e)) => return Err(e.into()),
+                    }
+                }
+                Ok::<_, ApiError>(Some(tenant))
+            })
+            .await??;
+            checked.map(Tenant).ok_or_else(ApiError::unauthorized)
         })
     }
 }

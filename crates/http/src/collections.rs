@@ -162,6 +162,7 @@ pub async fn delete(
         UploadErrors,
         (status = 422, description = "no face found (`no_face`), or below the quality filter (`face_quality_too_low`, with the reasons)", body = ErrorBody),
         (status = 404, description = "unknown collection (`collection_not_found`)", body = ErrorBody),
+        (status = 409, description = "the collection holds faces of another embedder than this replica runs (`embedder_mismatch`); nothing is written", body = ErrorBody),
         KeyErrors,
     ),
     security(("api_key" = [])),

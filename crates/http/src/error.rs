@@ -154,6 +154,9 @@ impl From<StorageError> for ApiError {
                 error.retry_after = Some(2);
                 error
             }
+            StorageError::EmbedderMismatch { .. } => {
+                Self::new(StatusCode::CONFLICT, "embedder_mismatch", message)
+            }
             StorageError::Corrupt(_) | StorageError::Migration(_) => {
                 tracing::error!(error = %message, "storage failure");
                 Self::internal("storage failure")

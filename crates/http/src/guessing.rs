@@ -4,7 +4,10 @@
 //! longer valid" page, a socket closed with 4004) is one failure. An address with
 //! `security.failed_credentials_per_minute` failures inside a minute gets 429
 //! `too_many_failed_attempts` with `Retry-After` on every request until its minute is over,
-//! right credentials included, so guessing costs a minute per few dozen tries. Per process.
+//! right credentials included, so guessing costs a minute per few dozen tries. On one process
+//! (SQLite) the windows live in memory; on a shared database (PostgreSQL, several replicas)
+//! they are counted in the database under a digest of the address, so a guesser spreading
+//! tries over the replicas gets no more of them.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -39,6 +42,8 @@ struct Window {
 pub struct FailedCredentials {
     per_minute: u32,
     windows: Mutex<HashMap<IpAddr, Window>>,
+    /// Counts in the database instead of in memory (every replica sees the same counts).
+    shared: Option<storage::Store>,
 }
 
 impl FailedCredentials {
@@ -47,12 +52,47 @@ impl FailedCredentials {
         Self {
             per_minute,
             windows: Mutex::new(HashMap::new()),
+            shared: None,
         }
     }
 
-    /// `Err(seconds to wait)` while `client` is locked out.
+    /// The same, counted in `store` for every replica on it.
+    pub fn shared(per_minute: u32, store: storage::Store) -> Self {
+        Self {
+            shared: Some(store),
+            ..Self::new(per_minute)
+        }
+    }
+
+    /// Whether checking and recording reach the database (call them on a blocking thread).
+    pub fn is_shared(&self) -> bool {
+        self.shared.is_some() && self.per_minute > 0
+    }
+
+    fn counter_name(store: &storage::Store, client: IpAddr) -> String {
+        format!("fail|{}", store.digest_hex(&client.to_string()))
+    }
+
+    /// `Err(seconds to wait)` while `client` is locked out. A shared store that cannot be
+    /// reached locks nobody out (the request meets the same outage in its handler).
     pub fn check(&self, client: IpAddr) -> Result<(), u64> {
-        self.check_at(client, Instant::now())
+        match &self.shared {
+            Some(store) if self.per_minute > 0 => {
+                let now = storage::now_millis();
+                let name = Self::counter_name(store, client);
+                match store.hits_in_window(&name, WINDOW.as_millis() as i64, now) {
+                    Ok(window) if window.hits >= i64::from(self.per_minute) => {
+                        Err(window.seconds_left(now))
+                    }
+                    Ok(_) => Ok(()),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "failed-credential counter unreadable");
+                        Ok(())
+                    }
+                }
+            }
+            _ => self.check_at(client, Instant::now()),
+        }
     }
 
     fn check_at(&self, client: IpAddr, now: Instant) -> Result<(), u64> {
@@ -70,7 +110,17 @@ impl FailedCredentials {
 
     /// Counts one failure of `client`.
     pub fn record(&self, client: IpAddr) {
-        self.record_at(client, Instant::now());
+        match &self.shared {
+            Some(store) if self.per_minute > 0 => {
+                let name = Self::counter_name(store, client);
+                let counted =
+                    store.count_hit(&name, WINDOW.as_millis() as i64, storage::now_millis());
+                if let Err(e) = counted {
+                    tracing::warn!(error = %e, "failed credential not counted");
+                }
+            }
+            _ => self.record_at(client, Instant::now()),
+        }
     }
 
     fn record_at(&self, client: IpAddr, now: Instant) {
@@ -114,7 +164,16 @@ pub async fn refuse_guessers(
         return Ok(next.call(req).await?.map_into_boxed_body());
     };
     let client = crate::client::client_address(req.request(), &state.trusted_proxies);
-    if let Err(seconds) = state.failed_credentials.check(client) {
+    let counts = state.failed_credentials.clone();
+    let checked = if counts.is_shared() {
+        let counts = counts.clone();
+        web::block(move || counts.check(client))
+            .await
+            .unwrap_or(Ok(()))
+    } else {
+        counts.check(client)
+    };
+    if let Err(seconds) = checked {
         let response = locked_out(seconds).error_response();
         return Ok(req.into_response(response).map_into_boxed_body());
     }
@@ -125,7 +184,11 @@ pub async fn refuse_guessers(
             .extensions()
             .contains::<RefusedCredential>();
     if refused {
-        state.failed_credentials.record(client);
+        if counts.is_shared() {
+            let _ = web::block(move || counts.record(client)).await;
+        } else {
+            counts.record(client);
+        }
     }
     Ok(response.map_into_boxed_body())
 }

@@ -76,7 +76,8 @@ pub enum KeyErrors {
     /// missing, unknown or revoked API key (`unauthorized`)
     #[response(status = 401)]
     Unauthorized(error::ErrorBody),
-    /// over the key's rate limit (`rate_limited`); see `Retry-After`
+    /// over the key's rate limit (`rate_limited`, counted for the whole deployment on
+    /// PostgreSQL); see `Retry-After`
     #[response(status = 429)]
     RateLimited(error::ErrorBody),
 }

@@ -1,6 +1,8 @@
-//! Per-API-key rate limiting: two token buckets per key (per second and per minute). A request
-//! over either limit gets `429 rate_limited` with `Retry-After`. Limits are per process; with
-//! N replicas behind a balancer the effective limit is up to N times higher.
+//! Per-API-key rate limiting over two windows (per second and per minute). A request over
+//! either limit gets `429 rate_limited` with `Retry-After`. On one process (SQLite) the windows
+//! are token buckets in memory; on a shared database (PostgreSQL, several replicas) they are
+//! fixed windows counted in the database, so the limit holds for the whole deployment instead
+//! of multiplying with the replica count.
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -41,24 +43,71 @@ impl Bucket {
     }
 }
 
+/// Why a request may not go on.
+#[derive(Debug)]
+pub enum LimitRefusal {
+    /// Over a limit: the seconds to wait (at least 1).
+    Wait(u64),
+    /// The shared counters could not be reached.
+    Store(storage::StorageError),
+}
+
 /// The limiter shared by every worker.
 #[derive(Debug)]
 pub struct RateLimiter {
     limits: RateLimits,
     buckets: Mutex<HashMap<String, (Bucket, Bucket)>>,
+    /// Counts in the database instead of in memory (every replica sees the same counts).
+    shared: Option<storage::Store>,
 }
 
 impl RateLimiter {
+    /// Limits counted in this process.
     pub fn new(limits: RateLimits) -> Self {
         Self {
             limits,
             buckets: Mutex::new(HashMap::new()),
+            shared: None,
         }
     }
 
-    /// Takes one token for `key_id`, or returns the seconds to wait (rounded up, at least 1).
-    pub fn check(&self, key_id: &str) -> Result<(), u64> {
-        self.check_at(key_id, Instant::now())
+    /// Limits counted in `store`, shared by every replica on it.
+    pub fn shared(limits: RateLimits, store: storage::Store) -> Self {
+        Self {
+            shared: Some(store),
+            ..Self::new(limits)
+        }
+    }
+
+    /// Takes one request of `key_id`'s allowance. Blocking when shared: call it from a
+    /// blocking thread.
+    pub fn check(&self, key_id: &str) -> Result<(), LimitRefusal> {
+        match &self.shared {
+            Some(store) => self.check_shared(store, key_id),
+            None => self
+                .check_at(key_id, Instant::now())
+                .map_err(LimitRefusal::Wait),
+        }
+    }
+
+    fn check_shared(&self, store: &storage::Store, key_id: &str) -> Result<(), LimitRefusal> {
+        let now = storage::now_millis();
+        let windows = [
+            ("s", 1_000, self.limits.per_second),
+            ("m", 60_000, self.limits.per_minute),
+        ];
+        for (unit, window_ms, limit) in windows {
+            if limit == 0 {
+                continue;
+            }
+            let counted = store
+                .count_hit(&format!("rate|{unit}|{key_id}"), window_ms, now)
+                .map_err(LimitRefusal::Store)?;
+            if counted.hits > i64::from(limit) {
+                return Err(LimitRefusal::Wait(counted.seconds_left(now)));
+            }
+        }
+        Ok(())
     }
 
     fn check_at(&self, key_id: &str, now: Instant) -> Result<(), u64> {

@@ -11,6 +11,7 @@
 pub mod create;
 mod error;
 pub mod live;
+pub mod messages;
 pub mod page;
 pub mod read;
 pub mod stats;

@@ -2,9 +2,11 @@
 //! replaces one not yet analysed), and one bounded pool shared by every session analyses them,
 //! at most one job per session at a time: a slow server drops frames and never queues them.
 //! On the verdict: one transaction stores the result, portrait and webhook outbox row; then the
-//! `verdict` message goes out; then the stream ends normally.
+//! `verdict` message goes out; then the stream ends normally. One connection streams a session
+//! at a time across every replica: it holds the session's stream lease in the store, renewed
+//! while frames are analysed and released when it ends.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -12,86 +14,31 @@ use std::time::Instant;
 use domain::{Session, SessionMode, SessionStatus, Verdict};
 use liveness_engine::challenge::draw_challenges;
 use liveness_engine::mailbox::{LatestFrame, PendingFrame};
-use liveness_engine::{
-    ChallengeKind, Guidance, LivenessEvent, LivenessMode, LivenessSession, VerdictReport,
-};
+use liveness_engine::{LivenessEvent, LivenessMode, LivenessSession, VerdictReport};
 use parking_lot::Mutex;
-use serde::Serialize;
 use storage::sessions::{NewDelivery, SessionOutcome};
-use utoipa::ToSchema;
 use uuid::Uuid;
 
+pub use crate::messages::{ClientMessage, EventSink, StreamEnd, redirect_with_session};
 use crate::read::Credential;
 use crate::{SessionError, SessionResult, SessionService};
 
 /// Largest JPEG frame accepted (the spec's 1.5 MB, taken as 1,500,000 bytes).
 pub const MAX_FRAME_BYTES: usize = 1_500_000;
-
-/// A server → client message, `{"type": …, "data": {…}}`. Per-layer scores never appear here.
-#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
-#[serde(tag = "type", content = "data", rename_all = "snake_case")]
-pub enum ClientMessage {
-    /// First message: what the session will ask.
-    Ready {
-        #[schema(example = "passive")]
-        mode: &'static str,
-        challenge_count: u32,
-    },
-    FaceDetected {
-        confidence: f32,
-        centered: bool,
-    },
-    /// A hint: `no_face`, `one_face_only`, `move_closer`, `center_face`, `too_dark`,
-    /// `hold_still`, `look_at_camera`, `invalid_frame`, `frame_out_of_order`.
-    Guidance {
-        #[schema(value_type = String)]
-        code: Guidance,
-    },
-    Challenge {
-        #[serde(rename = "type")]
-        #[schema(value_type = String, example = "blink")]
-        kind: ChallengeKind,
-        index: usize,
-    },
-    ChallengeResult {
-        index: usize,
-        passed: bool,
-    },
-    /// The final decision. `redirect_url` (managed sessions with one) is where to send the
-    /// user: the caller's URL with `session_id` added, and nothing else.
-    Verdict {
-        #[schema(value_type = String, example = "pass")]
-        verdict: Verdict,
-        confidence: f32,
-        redirect_url: Option<String>,
-    },
-    Error {
-        code: &'static str,
-        message: String,
-    },
-}
-
-/// How a stream ended, for the transport to choose its close code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StreamEnd {
-    /// The verdict was stored and sent (or another stream had already given it).
-    Completed,
-    /// The result could not be stored; the client may reconnect and try again.
-    ServerError,
-}
-
-/// Where a stream's messages go (the WebSocket, or a test's collector).
-pub trait EventSink: Send + Sync + 'static {
-    fn send(&self, message: ClientMessage);
-    /// No more messages follow.
-    fn end(&self, end: StreamEnd);
-}
+/// How long a stream lease lasts unless renewed: how soon a session whose replica died can be
+/// streamed again elsewhere.
+pub const STREAM_LEASE_MS: i64 = 10_000;
+/// Renew the lease when it is this old.
+const STREAM_LEASE_RENEW: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// The pool and the registry of connected sessions of this process.
 #[derive(Debug)]
 pub struct LiveHub {
     pool: rayon::ThreadPool,
     connected: Mutex<HashSet<Uuid>>,
+    /// Stream leases of ended connections not yet released in the store (session → holder):
+    /// a reconnect to this process releases them first instead of meeting its own old lease.
+    releasing: Mutex<HashMap<Uuid, String>>,
     pub(crate) counters: crate::stats::LiveCounters,
 }
 
@@ -115,6 +62,7 @@ impl LiveHub {
         Self {
             pool,
             connected: Mutex::new(HashSet::new()),
+            releasing: Mutex::new(HashMap::new()),
             counters: Default::default(),
         }
     }
@@ -128,6 +76,9 @@ impl LiveHub {
 struct Live {
     service: SessionService,
     session: Session,
+    /// This connection's name in the session's stream lease.
+    holder: String,
+    lease_renewed: Mutex<Instant>,
     engine_session: Mutex<Option<LivenessSession>>,
     mailbox: LatestFrame,
     scheduled: AtomicBool,
@@ -165,11 +116,26 @@ impl SessionService {
         if !self.live.connected.lock().insert(id) {
             return Err(SessionError::AlreadyConnected);
         }
-        let opened = self.open_engine_session(&session);
+        let ended = self.live.releasing.lock().remove(&id);
+        if let Some(ended) = ended {
+            let _ = self.store.release_session_stream(id, &ended);
+        }
+        let holder = Uuid::new_v4().to_string();
+        let opened = self
+            .store
+            .claim_session_stream(id, &holder, STREAM_LEASE_MS, storage::now_millis())
+            .map_err(SessionError::from)
+            .and_then(|claimed| match claimed {
+                true => self.open_engine_session(&session),
+                false => Err(SessionError::AlreadyConnected),
+            });
         let engine_session = match opened {
             Ok(engine_session) => engine_session,
             Err(e) => {
                 self.live.connected.lock().remove(&id);
+                if !matches!(e, SessionError::AlreadyConnected) {
+                    let _ = self.store.release_session_stream(id, &holder);
+                }
                 return Err(e);
             }
         };
@@ -181,6 +147,8 @@ impl SessionService {
             live: Arc::new(Live {
                 service: self.clone(),
                 session,
+                holder,
+                lease_renewed: Mutex::new(Instant::now()),
                 engine_session: Mutex::new(Some(engine_session)),
                 mailbox: LatestFrame::new(),
                 scheduled: AtomicBool::new(false),
@@ -272,12 +240,22 @@ impl LiveStream {
 
 impl Drop for LiveStream {
     fn drop(&mut self) {
-        self.live
-            .service
-            .live
-            .connected
-            .lock()
-            .remove(&self.live.session.id);
+        let service = &self.live.service;
+        let id = self.live.session.id;
+        // a blocking store call: on the analysis pool, not the transport's thread
+        let (store, holder) = (service.store.clone(), self.live.holder.clone());
+        service.live.releasing.lock().insert(id, holder.clone());
+        service.live.connected.lock().remove(&id);
+        let hub = service.live.clone();
+        service.live.pool.spawn(move || {
+            if let Err(e) = store.release_session_stream(id, &holder) {
+                tracing::warn!(session = %id, error = %e, "stream lease not released; it runs out");
+            }
+            let mut releasing = hub.releasing.lock();
+            if releasing.get(&id) == Some(&holder) {
+                releasing.remove(&id);
+            }
+        });
     }
 }
 
@@ -310,8 +288,25 @@ impl Live {
         }
     }
 
+    /// Keeps the stream lease while frames keep coming (called on the analysis pool).
+    fn renew_lease(&self) {
+        let mut renewed = self.lease_renewed.lock();
+        if renewed.elapsed() < STREAM_LEASE_RENEW {
+            return;
+        }
+        *renewed = Instant::now();
+        let id = self.session.id;
+        let store = &self.service.store;
+        match store.claim_session_stream(id, &self.holder, STREAM_LEASE_MS, storage::now_millis()) {
+            Ok(true) => {}
+            Ok(false) => tracing::warn!(session = %id, "stream lease taken over after it ran out"),
+            Err(e) => tracing::warn!(session = %id, error = %e, "stream lease not renewed"),
+        }
+    }
+
     /// Feeds one frame; `true` once the stream is over.
     fn analyse(&self, frame: PendingFrame) -> bool {
+        self.renew_lease();
         let mut guard = self.engine_session.lock();
         let Some(engine_session) = guard.as_mut() else {
             return true;
@@ -419,25 +414,5 @@ impl Live {
                 self.sink.end(StreamEnd::ServerError);
             }
         }
-    }
-}
-
-/// `redirect_url` with the query parameter `session_id` added (replacing one already there);
-/// the verdict never travels in the redirect.
-pub fn redirect_with_session(redirect_url: &str, session_id: Uuid) -> String {
-    match url::Url::parse(redirect_url) {
-        Ok(mut url) => {
-            let kept: Vec<(String, String)> = url
-                .query_pairs()
-                .filter(|(k, _)| k != "session_id")
-                .map(|(k, v)| (k.into_owned(), v.into_owned()))
-                .collect();
-            url.query_pairs_mut()
-                .clear()
-                .extend_pairs(kept)
-                .append_pair("session_id", &session_id.to_string());
-            url.into()
-        }
-        Err(_) => redirect_url.to_owned(),
     }
 }

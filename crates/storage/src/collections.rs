@@ -200,6 +200,20 @@ impl Store {
             created_at: now_millis(),
         };
         let mut conn = self.conn()?;
+        // a collection holds vectors of one embedder: a replica running other models must not
+        // mix its vectors in (their distances would mean nothing)
+        let existing_model = faces::table
+            .filter(faces::collection_id.eq(&collection.id))
+            .select(faces::model_id)
+            .first::<String>(&mut *conn)
+            .optional()
+            .map_err(db("face"))?;
+        if let Some(existing) = existing_model.filter(|m| m != model_id) {
+            return Err(StorageError::EmbedderMismatch {
+                collection: existing,
+                this_replica: model_id.to_owned(),
+            });
+        }
         let version = conn
             .transaction::<_, diesel::result::Error, _>(|c| {
                 diesel::insert_into(faces::table).values(&row).execute(c)?;

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use diesel::RunQueryDsl;
 use diesel::connection::SimpleConnection;
 use diesel::pg::PgConnection;
 use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool, PooledConnection};
@@ -68,22 +69,47 @@ pub fn open_pool(url: &str, max_size: u32) -> StorageResult<DbPool> {
     Pool::builder()
         .max_size(max_size)
         .min_idle(Some(1))
-        // a broken connection is detected by the driver on use; a SELECT 1 on every checkout
-        // costs a round trip per repository call
-        .test_on_check_out(false)
-        .connection_timeout(Duration::from_secs(5))
+        // PostgreSQL: after a server restart every pooled connection is dead, and diesel does
+        // not report a connection whose query failed as broken, so the pool would hand it out
+        // again and again; a `SELECT 1` on checkout (one loopback round trip, tens of µs) drops
+        // it and opens a fresh one. A SQLite file never goes away under an open connection.
+        .test_on_check_out(Backend::of(url) == Backend::Postgres)
+        // a PostgreSQL that is down answers 503 within 2 s instead of holding the request;
+        // SQLite waits longer for a busy file
+        .connection_timeout(match Backend::of(url) {
+            Backend::Postgres => Duration::from_secs(2),
+            Backend::Sqlite => Duration::from_secs(5),
+        })
         .connection_customizer(Box::new(SqlitePragmas))
         .build(manager)
         .map_err(|e| StorageError::Unavailable(e.to_string()))
 }
 
-/// Applies every pending migration of the connection's backend; returns how many ran.
+/// The PostgreSQL advisory lock that serialises migrations of replicas starting together.
+const MIGRATION_LOCK: i64 = 0x6661_6365_6761_7465; // "facegate"
+
+/// Applies every pending migration of the connection's backend; returns how many ran. On
+/// PostgreSQL the run holds a session advisory lock, so replicas starting at once migrate one
+/// after another: the second finds nothing pending instead of racing the first.
 pub fn run_migrations(conn: &mut AnyConnection) -> StorageResult<usize> {
     let applied = match conn {
         AnyConnection::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS).map(|v| v.len()),
-        AnyConnection::Postgresql(c) => c
-            .run_pending_migrations(POSTGRES_MIGRATIONS)
-            .map(|v| v.len()),
+        AnyConnection::Postgresql(c) => {
+            diesel::sql_query("SELECT pg_advisory_lock($1)")
+                .bind::<diesel::sql_types::BigInt, _>(MIGRATION_LOCK)
+                .execute(c)
+                .map_err(|e| StorageError::Migration(format!("migration lock: {e}")))?;
+            let applied = c
+                .run_pending_migrations(POSTGRES_MIGRATIONS)
+                .map(|v| v.len());
+            let unlocked = diesel::sql_query("SELECT pg_advisory_unlock($1)")
+                .bind::<diesel::sql_types::BigInt, _>(MIGRATION_LOCK)
+                .execute(c);
+            if let Err(e) = unlocked {
+                tracing::warn!(error = %e, "releasing the migration lock failed");
+            }
+            applied
+        }
     };
     applied.map_err(|e| StorageError::Migration(e.to_string()))
 }

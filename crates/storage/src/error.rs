@@ -17,6 +17,15 @@ pub enum StorageError {
     /// A stored value could not be read back (corruption or a schema mismatch).
     #[error("stored data is invalid: {0}")]
     Corrupt(String),
+    /// A collection holds vectors of another embedder than this process runs.
+    #[error(
+        "this collection holds faces embedded by {collection}, but this replica runs \
+         {this_replica}; run the same models on every replica"
+    )]
+    EmbedderMismatch {
+        collection: String,
+        this_replica: String,
+    },
     /// A migration failed.
     #[error("migration failed: {0}")]
     Migration(String),

@@ -4,12 +4,14 @@
 
 pub mod collections;
 pub mod connection;
+pub mod deployment;
 mod error;
 pub mod pgvector;
 mod schema;
 pub mod search;
 pub mod secrets;
 pub mod sessions;
+pub mod streams;
 pub mod tenants;
 pub mod vector;
 pub mod webhook_secrets;

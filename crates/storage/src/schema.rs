@@ -116,6 +116,31 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    request_counters (name, window_start) {
+        name -> Text,
+        window_start -> BigInt,
+        hits -> BigInt,
+        expires_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    deployment_facts (name) {
+        name -> Text,
+        value -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    session_streams (session_id) {
+        session_id -> Text,
+        holder -> Text,
+        lease_until -> BigInt,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     tenants,
     api_keys,

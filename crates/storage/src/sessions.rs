@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use crate::error::{StorageError, StorageResult};
 use crate::schema::sessions;
-use crate::{Store, now_millis, parse_uuid, secrets};
+use crate::{AnyConnection, Store, now_millis, parse_uuid, secrets};
 
 /// What a caller supplies to create a session.
 #[derive(Debug, Clone)]
@@ -329,6 +329,14 @@ impl Store {
         use crate::schema::session_attempts as sa;
         let mut conn = self.conn()?;
         conn.transaction::<_, StorageError, _>(|c| {
+            // replicas counting the same subject at once take turns (SQLite writers are
+            // serialised by the database itself)
+            if let AnyConnection::Postgresql(pg) = &mut **c {
+                diesel::sql_query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
+                    .bind::<diesel::sql_types::Text, _>(subject)
+                    .execute(pg)
+                    .map_err(|e| StorageError::from_diesel("session attempt", e))?;
+            }
             let made: i64 = sa::table
                 .filter(sa::subject.eq(subject))
                 .filter(sa::created_at.ge(window_start))

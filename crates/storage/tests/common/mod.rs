@@ -54,6 +54,16 @@ pub fn in_ci() -> bool {
 /// A fresh PostgreSQL database, or `None` when none is configured. Under `CI=true` a missing
 /// `FACEGATE_TEST_DATABASE_URL` fails the test instead: CI must not pass by skipping.
 pub fn postgres() -> Option<TestDb> {
+    create_postgres(true)
+}
+
+/// A fresh PostgreSQL database whose schema is not migrated yet (`store` opened without
+/// migrating), or `None` when none is configured.
+pub fn postgres_unmigrated() -> Option<TestDb> {
+    create_postgres(false)
+}
+
+fn create_postgres(migrated: bool) -> Option<TestDb> {
     let Ok(admin_url) = std::env::var("FACEGATE_TEST_DATABASE_URL") else {
         assert!(
             !in_ci(),
@@ -71,7 +81,10 @@ pub fn postgres() -> Option<TestDb> {
         .rsplit_once('/')
         .map_or(admin_url.as_str(), |(b, _)| b);
     let url = format!("{base}/{name}");
-    let store = Store::open(&url, secret()).expect("postgres opens");
+    let store = match migrated {
+        true => Store::open(&url, secret()).expect("postgres opens"),
+        false => Store::open_without_migrating(&url, secret()).expect("postgres opens"),
+    };
     Some(TestDb {
         store,
         url,
