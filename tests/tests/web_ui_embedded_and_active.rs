@@ -65,7 +65,7 @@ fn an_active_session_passes_in_chromium_with_every_challenge_shown() {
                 .map(|layers| {
                     layers
                         .iter()
-                        .filter(|l| l["attack"] == true)
+                        .filter(|l| l["evidence"] == "attack")
                         .filter_map(|l| l["layer"].as_str())
                         .collect()
                 })

@@ -10,6 +10,8 @@ import { CHALLENGE_ICONS, RESULT_ICONS, drawIcon } from './icons.js';
 import { fingerprint } from './fingerprint.js';
 
 const HOLD_MS = 3000;
+/** How much longer the server holds after asking for a slight head turn. */
+const HOLD_EXTENSION_MS = 4000;
 const REDIRECT_DELAY_S = 4;
 
 const app = document.getElementById('app');
@@ -136,6 +138,12 @@ function handleMessage({ type, data }) {
       setGuidance(t(data.centered ? (flow.mode === 'passive' ? 'hold.instruction' : 'guide.face_found') : 'guide.center_face'));
       break;
     case 'guidance':
+      if (data.code === 'turn_head_slightly') {
+        // the hold goes on: the server needs a little head motion to judge depth
+        restartHold(HOLD_EXTENSION_MS);
+        setGuidance(t('guide.turn_head_slightly'));
+        break;
+      }
       $('oval').classList.remove('ok');
       if (flow.holdStarted && data.code !== 'hold_still') stopHold();
       setGuidance(t(`guide.${data.code}`));
@@ -182,7 +190,14 @@ function handleEnd({ code, error, timeout }) {
 
 // ---- passive hold and challenges ------------------------------------------------------------
 
-function startHold() {
+function restartHold(duration) {
+  clearInterval(flow.holdTimer);
+  flow.holdStarted = 0;
+  $('analyzing').hidden = true;
+  startHold(duration);
+}
+
+function startHold(duration = HOLD_MS) {
   if (flow.holdStarted) return;
   flow.holdStarted = performance.now();
   const ring = $('hold-ring');
@@ -193,8 +208,8 @@ function startHold() {
   ring.hidden = false;
   const tick = () => {
     const elapsed = performance.now() - flow.holdStarted;
-    const left = Math.max(0, HOLD_MS - elapsed);
-    arc.style.strokeDashoffset = String(length * (left / HOLD_MS));
+    const left = Math.max(0, duration - elapsed);
+    arc.style.strokeDashoffset = String(length * (left / duration));
     count.textContent = String(Math.ceil(left / 1000));
     if (left <= 0) {
       clearInterval(flow.holdTimer);

@@ -37,6 +37,9 @@ pub enum Guidance {
     CenterFace,
     TooDark,
     HoldStill,
+    /// Passive mode: the hold saw too little head motion to judge depth; a slight turn of
+    /// the head gives the motion layer its evidence. The hold runs a few seconds longer.
+    TurnHeadSlightly,
     /// Active mode needs a frontal face to measure the resting pose before the challenges.
     LookAtCamera,
     /// The frame was not a readable JPEG (or was too large); it was ignored.

@@ -1,13 +1,15 @@
-//! Verdict fusion: a weighted mean of the layer scores, with two overrides. A layer that
-//! raised a clear attack signal fails the session on its own; a layer in doubt (below
-//! [`DOUBT`]) keeps the session from passing, whatever the others say. The weights and why
+//! Verdict fusion: a weighted mean of the layers that measured something, with three
+//! overrides. A layer that raised a clear attack signal fails the session on its own; a layer
+//! in doubt (below [`DOUBT`]) keeps the session from passing, whatever the others say; a layer
+//! that found no evidence either way is left out of the mean and also keeps the session from
+//! passing, so too little to judge ends in `retry`, never in `fail`. The weights and why
 //! are in docs/liveness.md.
 
 use domain::{Verdict, VerdictThresholds};
 use serde::Serialize;
 
 use crate::config::LivenessMode;
-use crate::layers::{Layer, LayerScore};
+use crate::layers::{Evidence, Layer, LayerScore};
 
 /// A layer scoring below this blocks a pass (the session gets `retry` at best).
 pub const DOUBT: f32 = 0.35;
@@ -66,23 +68,36 @@ pub fn fuse(mode: LivenessMode, layers: Vec<LayerScore>, end_reason: EndReason) 
         LivenessMode::Passive => &PASSIVE_WEIGHTS,
     };
     let (mut sum, mut total) = (0.0f32, 0.0f32);
+    let mut unjudged = false;
     for (layer, weight) in weights {
-        let score = layers
-            .iter()
-            .find(|l| l.layer == *layer)
-            .map_or(0.0, |l| l.score);
-        sum += weight * score;
+        let found = layers.iter().find(|l| l.layer == *layer);
+        if found.is_some_and(|l| l.evidence == Evidence::None) {
+            unjudged = true;
+            continue;
+        }
+        sum += weight * found.map_or(0.0, |l| l.score);
         total += weight;
     }
-    let mut confidence = if total > 0.0 { sum / total } else { 0.0 };
-    if layers.iter().any(|l| l.score < DOUBT) {
+    let mut confidence = if total > 0.0 {
+        sum / total
+    } else {
+        RETRY_FLOOR
+    };
+    if layers
+        .iter()
+        .any(|l| l.evidence != Evidence::None && l.score < DOUBT)
+    {
+        confidence = confidence.min(RETRY_CEILING);
+    }
+    if unjudged {
+        // a layer could not judge: not enough to pass
         confidence = confidence.min(RETRY_CEILING);
     }
     if end_reason != EndReason::Completed {
         // the flow did not finish: inconclusive, so `retry` unless a layer saw an attack
         confidence = confidence.clamp(RETRY_FLOOR, RETRY_CEILING);
     }
-    if layers.iter().any(|l| l.attack) {
+    if layers.iter().any(LayerScore::is_attack) {
         confidence = confidence.min(ATTACK_CEILING);
     }
     let confidence = if confidence.is_finite() {
@@ -153,5 +168,28 @@ mod tests {
         assert_eq!(timed_out.verdict, Verdict::Retry);
         let no_face = fuse(LivenessMode::Active, all(0.0), EndReason::NoFace);
         assert_eq!(no_face.verdict, Verdict::Retry);
+    }
+
+    #[test]
+    fn a_layer_without_evidence_leads_to_retry_not_fail() {
+        let mut layers = all(1.0);
+        layers[4] = LayerScore::no_evidence(Layer::Motion, "too little motion".into());
+        let report = fuse(LivenessMode::Active, layers, EndReason::Completed);
+        assert_eq!(report.verdict, Verdict::Retry);
+        let mut none_judged = all(1.0);
+        for layer in &mut none_judged {
+            *layer = LayerScore::no_evidence(layer.layer, "nothing to judge".into());
+        }
+        assert_eq!(
+            fuse(LivenessMode::Active, none_judged, EndReason::Completed).verdict,
+            Verdict::Retry
+        );
+        let mut attacked = all(1.0);
+        attacked[4] = LayerScore::no_evidence(Layer::Motion, "too little motion".into());
+        attacked[1] = LayerScore::attack(Layer::AntiSpoof, "print".into());
+        assert_eq!(
+            fuse(LivenessMode::Active, attacked, EndReason::Completed).verdict,
+            Verdict::Fail
+        );
     }
 }

@@ -27,5 +27,5 @@ pub use config::{LivenessConfig, LivenessMode};
 pub use error::LivenessError;
 pub use events::{Guidance, LivenessEvent};
 pub use fusion::{EndReason, VerdictReport};
-pub use layers::{Layer, LayerScore};
+pub use layers::{Evidence, Layer, LayerScore};
 pub use session::LivenessSession;

@@ -226,7 +226,7 @@ fn a_replayed_video_cannot_answer_challenges_it_does_not_contain() {
             Some((labelled.clone(), vec![first, other, first]))
         })
         .collect();
-    assert_eq!(cases.len(), 5, "replay cases, as docs/accuracy.md reports");
+    assert_eq!(cases.len(), 6, "replay cases, as docs/accuracy.md reports");
     assert_none_pass("replay vs missing challenge", &cases, |(labelled, plan)| {
         let recording = video(&labelled.video);
         let mut session = LivenessSession::with_challenges(

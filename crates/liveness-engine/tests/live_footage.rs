@@ -97,7 +97,7 @@ fn labelled_videos_answer_random_challenges_and_pass() {
             ));
         }
     }
-    assert_eq!(plans.len(), 9, "active plans, as docs/accuracy.md reports");
+    assert_eq!(plans.len(), 12, "active plans, as docs/accuracy.md reports");
     let outcomes: Vec<ReplayOutcome> = in_parallel(&plans, |(labelled, plan)| {
         let recording = video(&labelled.video);
         let mut session = LivenessSession::with_challenges(

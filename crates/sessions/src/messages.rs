@@ -23,7 +23,7 @@ pub enum ClientMessage {
         centered: bool,
     },
     /// A hint: `no_face`, `one_face_only`, `move_closer`, `center_face`, `too_dark`,
-    /// `hold_still`, `look_at_camera`, `invalid_frame`, `frame_out_of_order`.
+    /// `hold_still`, `turn_head_slightly`, `look_at_camera`, `invalid_frame`, `frame_out_of_order`.
     Guidance {
         #[schema(value_type = String)]
         code: Guidance,

@@ -45,7 +45,9 @@ pub struct ResultDetail {
     #[schema(example = "managed")]
     pub kind: &'static str,
     pub reference_id: Option<String>,
-    /// Per-layer scores and reasons of the verdict.
+    /// The verdict's evidence: `end_reason` and `layers`, each with `layer`, `score` (0..1),
+    /// `reason` and `evidence` (`measured`, `attack`, or `none` where the layer could not
+    /// judge; only `attack` fails a session on its own).
     #[schema(value_type = Object)]
     pub layers: Option<serde_json::Value>,
     /// Unix milliseconds.

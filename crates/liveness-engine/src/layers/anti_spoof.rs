@@ -1,33 +1,52 @@
 //! Layer 2, anti-spoof: the passive print/screen model over every analysed face, aggregated by
 //! the median so a few odd frames (blur, a hand passing) cannot swing it either way.
 //!
-//! Score: the median live probability, rescaled so that the model's live range maps to 1.
+//! Score: the median live probability, rescaled so that the model's live range maps to 1,
+//! and held in doubt (at most [`DOUBT_SCORE`]) when a quarter of the frames look like a print
+//! or screen (25th percentile below [`DOUBT_P25`]): a replay shows its screen in some frames
+//! only, a live face almost never dips that low.
 //! Attack: the median is below [`ATTACK_MEDIAN`] over at least [`MIN_FRAMES`] frames.
+//! No evidence: the face is too dark for the model (median brightness below [`DARK_FACE`]).
+//! The model was trained on lit faces; in the dark it calls live faces prints, so a dark
+//! session is told to find light, not failed.
 
 use super::{Layer, LayerScore, faces, quantile, ramp};
 use crate::observation::FrameObservation;
 
 /// Median live probability below which the frames are taken for a print or screen.
 pub const ATTACK_MEDIAN: f32 = 0.05;
+/// 25th percentile of the live probability below which the layer is in doubt.
+pub const DOUBT_P25: f32 = 0.15;
+/// The layer's score while in doubt: below fusion's doubt line, so no pass.
+pub const DOUBT_SCORE: f32 = 0.3;
+/// Median face brightness (0..1) below which the model is not asked to judge.
+pub const DARK_FACE: f32 = 0.2;
 /// Median at which the layer is fully convinced.
 const LIVE_MEDIAN: f32 = 0.5;
 const MIN_FRAMES: usize = 5;
 
 pub fn score(frames: &[FrameObservation]) -> LayerScore {
     let mut values: Vec<f32> = faces(frames).map(|f| f.anti_spoof).collect();
+    let mut brightness: Vec<f32> = faces(frames).map(|f| f.brightness).collect();
     let n = values.len();
+    if n == 0 {
+        return LayerScore::no_evidence(Layer::AntiSpoof, "no face was analysed".into());
+    }
     let median = quantile(&mut values, 0.5);
     let p25 = quantile(&mut values, 0.25);
-    if n == 0 {
-        return LayerScore::new(Layer::AntiSpoof, 0.0, "no face was analysed".into());
+    let brightness = quantile(&mut brightness, 0.5);
+    let reason = format!(
+        "median live probability {median:.3} (p25 {p25:.3}) over {n} frames, median face brightness {brightness:.2}"
+    );
+    if brightness < DARK_FACE {
+        return LayerScore::no_evidence(Layer::AntiSpoof, reason);
     }
-    let reason = format!("median live probability {median:.3} (p25 {p25:.3}) over {n} frames");
     if n >= MIN_FRAMES && median < ATTACK_MEDIAN {
         return LayerScore::attack(Layer::AntiSpoof, reason);
     }
-    LayerScore::new(
-        Layer::AntiSpoof,
-        ramp(median, ATTACK_MEDIAN, LIVE_MEDIAN),
-        reason,
-    )
+    let mut score = ramp(median, ATTACK_MEDIAN, LIVE_MEDIAN);
+    if n >= MIN_FRAMES && p25 < DOUBT_P25 {
+        score = score.min(DOUBT_SCORE);
+    }
+    LayerScore::new(Layer::AntiSpoof, score, reason)
 }

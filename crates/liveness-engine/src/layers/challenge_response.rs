@@ -11,11 +11,7 @@ use crate::challenge::{ChallengeState, ChallengeTracker};
 
 pub fn score(challenges: &[ChallengeTracker]) -> LayerScore {
     if challenges.is_empty() {
-        return LayerScore::new(
-            Layer::ChallengeResponse,
-            0.0,
-            "no challenge was asked".into(),
-        );
+        return LayerScore::no_evidence(Layer::ChallengeResponse, "no challenge was asked".into());
     }
     let passed = challenges
         .iter()

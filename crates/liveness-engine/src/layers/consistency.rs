@@ -19,7 +19,7 @@ const SAME_PERSON: f32 = 0.6;
 pub fn score(frames: &[FrameObservation]) -> LayerScore {
     let with_face = frames.iter().filter(|f| f.face.is_some()).count();
     if with_face == 0 {
-        return LayerScore::new(Layer::FaceConsistency, 0.0, "no face was analysed".into());
+        return LayerScore::no_evidence(Layer::FaceConsistency, "no face was analysed".into());
     }
     let crowded = frames.iter().filter(|f| f.face_count > 1).count();
     let crowded_share = crowded as f32 / with_face as f32;

@@ -44,11 +44,7 @@ pub struct StreamTiming {
 pub fn score(frames: &[FrameObservation], timing: &StreamTiming) -> LayerScore {
     let observed: Vec<_> = faces(frames).collect();
     if observed.len() < 2 {
-        return LayerScore::new(
-            Layer::DeepfakeInjection,
-            0.0,
-            "too few faces to judge".into(),
-        );
+        return LayerScore::no_evidence(Layer::DeepfakeInjection, "too few faces to judge".into());
     }
     let pairs = observed.len() - 1;
     let frozen = observed

@@ -1,6 +1,8 @@
 //! The five verification layers. Each turns the session's observations into a
-//! [`LayerScore`]: a score in 0..1 (1 = clearly live), a reason in words, and an `attack` flag
-//! for a signal clear enough to fail the session on its own.
+//! [`LayerScore`]: a score in 0..1 (1 = clearly live), a reason in words, and what kind of
+//! [`Evidence`] the layer found. Only evidence of an attack may fail a session on its own; a
+//! layer that could not judge (too little motion, a face too dark for the model) says so
+//! instead of guessing, and the session ends in `retry` at worst.
 
 pub mod anti_spoof;
 pub mod challenge_response;
@@ -23,16 +25,29 @@ pub enum Layer {
     Motion,
 }
 
+/// What a layer's finding rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Evidence {
+    /// The layer measured something; its score says how live it looked.
+    Measured,
+    /// A clear attack signal: fails the session whatever the other layers say.
+    Attack,
+    /// The layer could not judge (too little motion, too dark, too few frames). It is left
+    /// out of the weighted mean and keeps the session from passing: `retry`, never `fail`.
+    None,
+}
+
 /// One layer's finding.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LayerScore {
     pub layer: Layer,
-    /// 0..1; 1 means the layer found the session clearly live.
+    /// 0..1; 1 means the layer found the session clearly live. With no evidence it is 0.5,
+    /// for display only: fusion does not use it.
     pub score: f32,
     /// What the score rests on, in words and numbers.
     pub reason: String,
-    /// A clear attack signal: fails the session whatever the other layers say.
-    pub attack: bool,
+    pub evidence: Evidence,
 }
 
 impl LayerScore {
@@ -45,7 +60,7 @@ impl LayerScore {
                 0.0
             },
             reason,
-            attack: false,
+            evidence: Evidence::Measured,
         }
     }
 
@@ -54,8 +69,22 @@ impl LayerScore {
             layer,
             score: 0.0,
             reason,
-            attack: true,
+            evidence: Evidence::Attack,
         }
+    }
+
+    /// The layer could not judge: neither live nor attack.
+    pub(crate) fn no_evidence(layer: Layer, reason: String) -> Self {
+        Self {
+            layer,
+            score: 0.5,
+            reason,
+            evidence: Evidence::None,
+        }
+    }
+
+    pub fn is_attack(&self) -> bool {
+        self.evidence == Evidence::Attack
     }
 }
 

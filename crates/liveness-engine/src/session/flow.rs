@@ -16,6 +16,9 @@ const BASELINE_FRAMES: usize = 4;
 const FACE_LOST_MS: u64 = 1_000;
 /// Analysed faces a passive hold needs besides its duration.
 const MIN_HOLD_FACES: usize = 10;
+/// How much longer a passive hold runs, after asking for a slight head turn, when its motion
+/// was not enough to judge depth.
+pub const HOLD_EXTENSION_MS: u64 = 4_000;
 
 impl LivenessSession {
     /// Moves the flow on after the newest frame (the last of `self.frames`).
@@ -122,8 +125,19 @@ impl LivenessSession {
             return;
         }
         let faces = layers::faces(&self.frames).count();
-        if t - since >= self.config.passive_hold_ms && faces >= MIN_HOLD_FACES {
+        let held = t.saturating_sub(since);
+        if held < self.config.passive_hold_ms || faces < MIN_HOLD_FACES {
+            return;
+        }
+        let extended = held >= self.config.passive_hold_ms + HOLD_EXTENSION_MS;
+        if extended || layers::motion::summarise(&self.frames).is_conclusive() {
             self.finish(EndReason::Completed, events);
+        } else if !self.asked_to_turn {
+            // still as a photo so far: ask for the motion that tells a head from a picture
+            self.asked_to_turn = true;
+            events.push(LivenessEvent::Guidance {
+                code: Guidance::TurnHeadSlightly,
+            });
         }
     }
 

@@ -57,6 +57,8 @@ pub struct LivenessSession {
     intake: FrameIntake,
     last_face_at: Option<u64>,
     face_visible: bool,
+    /// Passive: the user was asked to turn their head slightly (once per session).
+    asked_to_turn: bool,
     last_embedding_at: Option<u64>,
     embeddings: usize,
     portrait: PortraitCandidate,
@@ -118,6 +120,7 @@ impl LivenessSession {
             intake: FrameIntake::default(),
             last_face_at: None,
             face_visible: false,
+            asked_to_turn: false,
             last_embedding_at: None,
             embeddings: 0,
             portrait: PortraitCandidate::default(),

@@ -4,6 +4,10 @@
 
 #![allow(dead_code)]
 
+pub mod eval_attacks;
+pub mod eval_frames;
+pub mod eval_set;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -111,19 +115,34 @@ pub const VIDEOS: [&str; 9] = [
     "webcam-man-2",
 ];
 
-/// `work(item)` for every item, on two threads (the CI machine's cores), in input order.
+/// `work(item)` for every item, on two threads (the CI machine's cores), in input order. The
+/// threads take the next item as they finish one, so a slow stretch of items does not leave
+/// a core idle.
 pub fn in_parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let work = &work;
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = items
-            .chunks(items.len().div_ceil(2).max(1))
-            .map(|chunk| scope.spawn(move || chunk.iter().map(work).collect::<Vec<_>>()))
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let next = &next;
+    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(move || {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break };
+                        out.push((i, work(item)));
+                    }
+                    out
+                })
+            })
             .collect();
         workers
             .into_iter()
             .flat_map(|w| w.join().expect("worker"))
             .collect()
-    })
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 pub fn jpeg(img: &RgbImage) -> Vec<u8> {

@@ -1,0 +1,319 @@
+//! Liveness on footage the thresholds were not set on (issue 15): the evaluation set of
+//! `common/eval_set.rs`, split by source, reported and asserted on its held-back half in
+//! passive and active mode. The asserted rates are the measured ones (docs/accuracy.md).
+//! `cargo test -p facegate-liveness-engine --test held_back -- --ignored calibration` prints
+//! the calibration half, on which the cut-offs were set.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use domain::Verdict;
+use facegate_liveness_engine::challenge::{draw_challenges, draw_challenges_from};
+use facegate_liveness_engine::replay::{self, LabelFile, ReplayOutcome, replay_scripted};
+use facegate_liveness_engine::{
+    ChallengeKind, Evidence, LivenessConfig, LivenessMode, LivenessSession, VerdictReport,
+};
+
+use common::eval_attacks::attack_cases;
+use common::eval_frames::case_rng;
+use common::eval_set::{Case, Half, Split, Truth, live_cases};
+use common::{FPS, engine, in_parallel, video};
+
+struct Run {
+    case: Case,
+    mode: LivenessMode,
+    report: VerdictReport,
+}
+
+fn run(case: &Case, mode: LivenessMode) -> Run {
+    // each session draws its own challenge plan
+    let plan = draw_challenges(&mut case_rng(&format!("plan {}", case.name)), 3, 4);
+    let mut session =
+        LivenessSession::with_challenges(engine(), LivenessConfig::default(), mode, plan)
+            .expect("session");
+    let (report, _) = replay::play(&mut session, case.frames(), case.fps);
+    Run {
+        case: case.clone(),
+        mode,
+        report,
+    }
+}
+
+/// What stopped a session that did not pass: the layers with attack evidence, else the
+/// layers in doubt, else the layers without evidence.
+fn stopped_by(report: &VerdictReport) -> String {
+    let named = |pick: &dyn Fn(&facegate_liveness_engine::LayerScore) -> bool| {
+        report
+            .layers
+            .iter()
+            .filter(|l| pick(l))
+            .map(|l| format!("{:?}", l.layer))
+            .collect::<Vec<_>>()
+            .join("+")
+    };
+    let attack = named(&|l| l.evidence == Evidence::Attack);
+    if !attack.is_empty() {
+        return format!("attack: {attack}");
+    }
+    let doubt = named(&|l| l.evidence == Evidence::Measured && l.score < 0.35);
+    if !doubt.is_empty() {
+        return format!("doubt: {doubt}");
+    }
+    let none = named(&|l| l.evidence == Evidence::None);
+    if !none.is_empty() {
+        return format!("no evidence: {none}");
+    }
+    format!("low confidence ({:?})", report.end_reason)
+}
+
+#[derive(Debug, Default)]
+struct ClassRow {
+    sessions: usize,
+    pass: usize,
+    retry: usize,
+    fail: usize,
+    stopped: BTreeMap<String, usize>,
+}
+
+fn table(runs: &[Run]) -> BTreeMap<(String, &'static str), ClassRow> {
+    let mut rows: BTreeMap<(String, &'static str), ClassRow> = BTreeMap::new();
+    for r in runs {
+        println!(
+            "{:?} {} {} {:?} {:.3} {}",
+            r.mode,
+            r.case.class,
+            r.case.name,
+            r.report.verdict,
+            r.report.confidence,
+            serde_json::to_string(&r.report.layers).unwrap_or_default()
+        );
+        let row = rows
+            .entry((format!("{:?}", r.mode), r.case.class))
+            .or_default();
+        row.sessions += 1;
+        match r.report.verdict {
+            Verdict::Pass => row.pass += 1,
+            Verdict::Retry => row.retry += 1,
+            Verdict::Fail => row.fail += 1,
+        }
+        if r.report.verdict != Verdict::Pass {
+            *row.stopped.entry(stopped_by(&r.report)).or_default() += 1;
+        }
+    }
+    println!("| mode | class | sessions | pass | retry | fail | stopped by |");
+    println!("|---|---|---|---|---|---|---|");
+    for ((mode, class), row) in &rows {
+        let stopped: Vec<String> = row
+            .stopped
+            .iter()
+            .map(|(k, n)| format!("{k} ×{n}"))
+            .collect();
+        println!(
+            "| {mode} | {class} | {} | {} | {} | {} | {} |",
+            row.sessions,
+            row.pass,
+            row.retry,
+            row.fail,
+            stopped.join(", ")
+        );
+    }
+    rows
+}
+
+/// Every case of `half` in passive mode, and the attacks (a few per class) in active mode.
+fn evaluate(half: Half) -> Vec<Run> {
+    let split = Split::standard();
+    let mut jobs: Vec<(Case, LivenessMode)> = Vec::new();
+    for case in live_cases(&split, half)
+        .into_iter()
+        .chain(attack_cases(&split, half, false))
+    {
+        assert_eq!(split.half_of_case(&case), Ok(half), "{}", case.name);
+        jobs.push((case, LivenessMode::Passive));
+    }
+    let mut per_class: BTreeMap<&str, usize> = BTreeMap::new();
+    for case in attack_cases(&split, half, true) {
+        let taken = per_class.entry(case.class).or_default();
+        if *taken < 2 {
+            *taken += 1;
+            jobs.push((case, LivenessMode::Active));
+        }
+    }
+    in_parallel(&jobs, |(case, mode)| run(case, *mode))
+}
+
+/// Labelled held-back videos answering challenge plans drawn per session.
+fn active_live(half: Half) -> Vec<ReplayOutcome> {
+    let split = Split::standard();
+    let labels =
+        LabelFile::parse(include_str!("data/video_segments.toml")).expect("label file parses");
+    let mut plans = Vec::new();
+    for labelled in &labels.video {
+        if split.half_of(&format!("video/{}", labelled.video)) != Some(half) {
+            continue;
+        }
+        let kinds: Vec<ChallengeKind> = ChallengeKind::ALL
+            .into_iter()
+            .filter(|k| labelled.segments.iter().any(|s| s.kind == (*k).into()))
+            .collect();
+        if kinds.len() < 2 {
+            continue;
+        }
+        for draw in 0..3 {
+            let mut rng = case_rng(&format!("active {} {draw}", labelled.video));
+            plans.push((
+                labelled.clone(),
+                draw_challenges_from(&mut rng, &kinds, 3, 4),
+            ));
+        }
+    }
+    in_parallel(&plans, |(labelled, plan)| {
+        let mut session = LivenessSession::with_challenges(
+            engine(),
+            LivenessConfig::default(),
+            LivenessMode::Active,
+            plan.clone(),
+        )
+        .expect("session");
+        replay_scripted(&mut session, &video(&labelled.video), labelled, FPS, 1_500)
+            .expect("scripted replay")
+    })
+}
+
+#[test]
+fn a_split_with_a_source_in_both_halves_is_refused() {
+    let refused = Split::from_assignments([
+        ("video/webcam-man-1".to_string(), Half::Calibration),
+        ("video/talking-woman".to_string(), Half::HeldBack),
+        ("video/webcam-man-1".to_string(), Half::HeldBack),
+    ]);
+    let error = refused.expect_err("a source in both halves");
+    assert!(error.contains("webcam-man-1"), "{error}");
+    // a case drawing on both halves is refused too
+    let split = Split::from_assignments([
+        ("video/webcam-man-1".to_string(), Half::Calibration),
+        ("video/talking-woman".to_string(), Half::HeldBack),
+    ])
+    .expect("a clean split");
+    let standard = Split::standard();
+    let mixed = attack_cases(&standard, Half::HeldBack, false)
+        .into_iter()
+        .find(|c| c.sources.len() == 2)
+        .expect("a two-source case");
+    let mut mixed = mixed;
+    mixed.sources = vec![
+        "video/webcam-man-1".to_string(),
+        "video/talking-woman".to_string(),
+    ];
+    assert!(split.half_of_case(&mixed).is_err());
+    // and the standard split keeps every source in one half, every case in one half
+    for half in [Half::Calibration, Half::HeldBack] {
+        for case in live_cases(&standard, half)
+            .into_iter()
+            .chain(attack_cases(&standard, half, false))
+        {
+            assert_eq!(standard.half_of_case(&case), Ok(half), "{}", case.name);
+        }
+    }
+}
+
+#[test]
+fn held_back_half_meets_the_measured_rates() {
+    let runs = evaluate(Half::HeldBack);
+    let rows = table(&runs);
+    let active = active_live(Half::HeldBack);
+    for o in &active {
+        println!(
+            "Active live {} {:?} {:?} {:.3} {}",
+            o.recording,
+            o.challenges,
+            o.report.verdict,
+            o.report.confidence,
+            serde_json::to_string(&o.report.layers).unwrap_or_default()
+        );
+    }
+    let active_failed = active
+        .iter()
+        .filter(|o| o.report.verdict == Verdict::Fail)
+        .count();
+    let active_passed = active
+        .iter()
+        .filter(|o| o.report.verdict == Verdict::Pass)
+        .count();
+    println!(
+        "active live: {active_passed} of {} passed, {active_failed} failed",
+        active.len()
+    );
+
+    // no live session fails: too little evidence is `retry`
+    let live_failed: Vec<_> = runs
+        .iter()
+        .filter(|r| r.case.truth == Truth::Live && r.report.verdict == Verdict::Fail)
+        .map(|r| format!("{:?} {} {}", r.mode, r.case.class, r.case.name))
+        .collect();
+    assert!(
+        live_failed.is_empty(),
+        "live sessions failed: {live_failed:?}"
+    );
+    assert_eq!(active_failed, 0, "active live sessions failed");
+
+    // APCER per attack class and mode: the measured passes, no more (issue 15 wants 0; the
+    // classes above 0 are the open gaps docs/accuracy.md names)
+    let mut passed: BTreeMap<(String, &str), usize> = BTreeMap::new();
+    for r in runs.iter().filter(|r| r.case.truth == Truth::Attack) {
+        let count = passed
+            .entry((format!("{:?}", r.mode), r.case.class))
+            .or_default();
+        if r.report.verdict == Verdict::Pass {
+            *count += 1;
+            println!(
+                "attack passed: {:?} {} {}",
+                r.mode, r.case.class, r.case.name
+            );
+        }
+    }
+    for ((mode, class), count) in &passed {
+        let allowed = MEASURED_ATTACK_PASSES
+            .iter()
+            .find(|(m, c, _)| m == mode && c == class)
+            .map_or(0, |(_, _, n)| *n);
+        assert!(
+            *count <= allowed,
+            "{mode} {class}: {count} attacks passed, measured {allowed}"
+        );
+    }
+    // BPCER: clear, lit live footage and the degraded camera all pass; near-still, low light
+    // and the NUAA control may end in `retry` (counted above as never `fail`)
+    for class in ["live", "live 320x240 10fps q50"] {
+        let row = &rows[&("Passive".to_string(), class)];
+        assert!(row.sessions >= 4, "{class} sessions {}", row.sessions);
+        assert_eq!(row.pass, row.sessions, "{class}: every session must pass");
+    }
+    let near_still = &rows[&("Passive".to_string(), "live near-still")];
+    assert!(
+        near_still.pass >= 3,
+        "near-still passed {}",
+        near_still.pass
+    );
+    assert_eq!(
+        active_passed,
+        active.len(),
+        "active live sessions that did not pass"
+    );
+}
+
+/// Attacks of the held-back half measured to pass, per mode and class (docs/accuracy.md).
+const MEASURED_ATTACK_PASSES: [(&str, &str, usize); 4] = [
+    ("Passive", "loose crop", 2),
+    ("Passive", "screen simulation", 1),
+    ("Passive", "cut-out in a live room", 2),
+    ("Passive", "live video on a screen", 1),
+];
+
+#[test]
+#[ignore = "prints the calibration half (about 6 minutes); run it when changing a cut-off"]
+fn calibration() {
+    let runs = evaluate(Half::Calibration);
+    table(&runs);
+}
