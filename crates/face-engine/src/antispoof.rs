@@ -12,17 +12,33 @@ const SCALE: f32 = 2.7;
 const INPUT: u32 = 128;
 const FORMAT: PixelFormat = PixelFormat::nchw_bgr(0.0, 1.0);
 
+/// The model's input region: the face box scaled ×[`SCALE`] about its centre, before clamping.
+fn context_region(bbox: &BoundingBox) -> BoundingBox {
+    let c = bbox.center();
+    let (w, h) = (bbox.width * SCALE, bbox.height * SCALE);
+    BoundingBox::from_corners(c.x - w / 2.0, c.y - h / 2.0, c.x + w / 2.0, c.y + h / 2.0)
+}
+
+/// Share (0..1) of the model's input region that lies inside the image. The model was trained
+/// on the face with its surroundings; a face that fills the picture (a tight crop) leaves it
+/// little of them, and its output there is not evidence either way.
+pub(crate) fn context_share(img: &RgbImage, bbox: &BoundingBox) -> f32 {
+    let wanted = context_region(bbox);
+    let inside = wanted.clamp_to(img.width(), img.height());
+    let area = wanted.width * wanted.height;
+    if area <= 0.0 {
+        return 0.0;
+    }
+    (inside.width.max(0.0) * inside.height.max(0.0) / area).clamp(0.0, 1.0)
+}
+
 /// Probability in 0..1 that the face in `bbox` is a real, live face.
 pub(crate) fn real_probability(
     models: &ModelSet,
     img: &RgbImage,
     bbox: &BoundingBox,
 ) -> EngineResult<f32> {
-    let c = bbox.center();
-    let (w, h) = (bbox.width * SCALE, bbox.height * SCALE);
-    let region =
-        BoundingBox::from_corners(c.x - w / 2.0, c.y - h / 2.0, c.x + w / 2.0, c.y + h / 2.0)
-            .clamp_to(img.width(), img.height());
+    let region = context_region(bbox).clamp_to(img.width(), img.height());
     let (x, y) = (region.x as u32, region.y as u32);
     let cw = (region.width as u32).clamp(1, img.width() - x.min(img.width() - 1));
     let ch = (region.height as u32).clamp(1, img.height() - y.min(img.height() - 1));
@@ -34,4 +50,28 @@ pub(crate) fn real_probability(
     let exp: Vec<f32> = logits.iter().map(|l| (l - max).exp()).collect();
     let total: f32 = exp.iter().sum();
     Ok(exp.first().copied().unwrap_or(0.0) / total.max(1e-12))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn context_share_is_the_part_of_the_models_view_inside_the_image() {
+        let img = RgbImage::new(640, 480);
+        let small = BoundingBox::from_corners(280.0, 200.0, 360.0, 280.0);
+        assert!((context_share(&img, &small) - 1.0).abs() < 1e-6);
+        // a face filling the picture leaves 1 / 2.7² of the view inside it
+        let filling = BoundingBox::from_corners(0.0, 0.0, 640.0, 480.0);
+        let share = context_share(&img, &filling);
+        assert!((share - 1.0 / (SCALE * SCALE)).abs() < 1e-3, "{share}");
+        // a face at the edge loses the half of its view that lies outside
+        let at_edge = BoundingBox::from_corners(-40.0, 200.0, 40.0, 280.0);
+        let share = context_share(&img, &at_edge);
+        assert!((share - 0.5).abs() < 1e-3, "{share}");
+        assert_eq!(
+            context_share(&img, &BoundingBox::from_corners(0.0, 0.0, 0.0, 0.0)),
+            0.0
+        );
+    }
 }

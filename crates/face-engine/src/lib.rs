@@ -196,6 +196,13 @@ impl FaceEngine {
         antispoof::real_probability(&self.models, image.rgb(), &face.bbox)
     }
 
+    /// Share (0..1) of the anti-spoof model's view (the face with its surroundings) that lies
+    /// inside the image: low when the face fills the picture, where the model's output is not
+    /// evidence either way.
+    pub fn anti_spoof_context(&self, image: &Image, face: &Face) -> f32 {
+        antispoof::context_share(image.rgb(), &face.bbox)
+    }
+
     /// The ICAO-style 480×600 JPEG portrait of `face` with its quality score.
     pub fn portrait(&self, image: &Image, face: &Face) -> EngineResult<Portrait> {
         let mesh = self.landmarks(image, face)?;

@@ -50,6 +50,8 @@ pub struct FaceObservation {
     pub rigid_points: Vec<Point>,
     /// Live probability of the anti-spoof model.
     pub anti_spoof: f32,
+    /// Share of the anti-spoof model's view (face and surroundings) inside the frame.
+    pub anti_spoof_context: f32,
     pub sharpness: f32,
     pub brightness: f32,
     pub thumbnail: Vec<u8>,
@@ -115,7 +117,7 @@ pub fn observe(
     Ok(FrameObservation {
         timestamp_ms,
         face_count,
-        face: Some(describe(image, &face, &mesh, anti_spoof, embedding)),
+        face: Some(describe(engine, image, &face, &mesh, anti_spoof, embedding)),
     })
 }
 
@@ -127,6 +129,7 @@ pub fn rigid_points_and_eye_span(mesh: &Mesh) -> (Vec<Point>, f32) {
 }
 
 fn describe(
+    engine: &FaceEngine,
     image: &Image,
     face: &Face,
     mesh: &Mesh,
@@ -149,6 +152,7 @@ fn describe(
         eye_span,
         rigid_points,
         anti_spoof,
+        anti_spoof_context: engine.anti_spoof_context(image, face),
         sharpness: face.quality.sharpness,
         brightness: face.quality.brightness,
         thumbnail: signals::face_thumbnail(image.rgb(), &face.bbox),

@@ -25,7 +25,8 @@
 //! Attack: off-plane share below [`PLANAR_SHARE`] over at least [`MIN_MOVING_PAIRS`] moving
 //! pairs, or surroundings moving with the face (share at least [`SURROUND_ATTACK`] over at
 //! least [`MIN_SURROUND_PAIRS`] pairs).
-//! No evidence: fewer than [`MIN_MOVING_PAIRS`] moving pairs. A still head and a still photo
+//! No evidence: fewer than [`MIN_MOVING_PAIRS`] moving pairs, or pixels tracked in fewer than
+//! [`MIN_TRACKED_SHARE`] of the faces (tracking noise is not depth). A still head and a still photo
 //! look alike; too little motion is an absence of evidence, so the session asks the user to
 //! turn their head slightly and, without motion, ends in `retry`, never in `fail`.
 //! Cannot catch a 3-D mask (it has real depth) or a digital injection of real footage (layers
@@ -55,10 +56,17 @@ pub const DEPTH_SHARE: f32 = 0.6;
 pub const SURROUND_ATTACK: f32 = 0.9;
 /// Pairs with decisive ring blocks needed before the surroundings are judged.
 pub const MIN_SURROUND_PAIRS: usize = 4;
+/// Tracked pairs per analysed face needed before depth is judged: where block matching fails
+/// on most frames (a screen's pixel grid, heavy blur), the few pairs it does track are noise,
+/// and noise looks like depth. Calibration half: live 0.71–0.93, screens 0.00–0.65 (and one
+/// 0.88), docs/accuracy.md.
+pub const MIN_TRACKED_SHARE: f32 = 0.6;
 
 /// The measured motion, exposed for evaluation and calibration.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MotionSummary {
+    /// Faces analysed.
+    pub faces: usize,
     /// Frame pairs whose pixels could be tracked.
     pub pairs: usize,
     /// Of those, pairs whose tracked points changed shape (not just moved or zoomed).
@@ -95,9 +103,17 @@ impl MotionSummary {
         self.surround_pairs >= MIN_SURROUND_PAIRS && self.surround_share() >= SURROUND_ATTACK
     }
 
-    /// Whether enough pairs moved to judge depth.
+    /// Tracked pairs per analysed face; 0 with no face.
+    pub fn tracked_share(&self) -> f32 {
+        if self.faces == 0 {
+            return 0.0;
+        }
+        self.pairs as f32 / self.faces as f32
+    }
+
+    /// Whether enough pairs were tracked, and enough of them moved, to judge depth.
     pub fn judges_depth(&self) -> bool {
-        self.moving_pairs >= MIN_MOVING_PAIRS
+        self.moving_pairs >= MIN_MOVING_PAIRS && self.tracked_share() >= MIN_TRACKED_SHARE
     }
 
     /// Whether the motion so far is evidence either way.
@@ -145,6 +161,7 @@ pub fn summarise(frames: &[FrameObservation]) -> MotionSummary {
         .filter(|p| usize::from(p.surround.with_face + p.surround.stayed) >= DECISIVE_PAIR)
         .count();
     MotionSummary {
+        faces: observed.len(),
         surround_with_face,
         surround_stayed,
         surround_pairs,
@@ -161,10 +178,11 @@ pub fn summarise(frames: &[FrameObservation]) -> MotionSummary {
 pub fn score(frames: &[FrameObservation]) -> LayerScore {
     let m = summarise(frames);
     let reason = format!(
-        "off-plane share {:.3} over {} moving pairs of {} tracked (median off-plane {:.4} eye spans), sway {:.3} eye spans, blink {}; surroundings moved with the face in {:.2} of ring blocks ({} with, {} stayed, {} pairs)",
+        "off-plane share {:.3} over {} moving pairs of {} tracked in {} faces (median off-plane {:.4} eye spans), sway {:.3} eye spans, blink {}; surroundings moved with the face in {:.2} of ring blocks ({} with, {} stayed, {} pairs)",
         m.off_plane_share,
         m.moving_pairs,
         m.pairs,
+        m.faces,
         m.off_plane,
         m.sway,
         m.blinked,

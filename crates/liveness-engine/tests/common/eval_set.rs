@@ -291,7 +291,18 @@ pub fn live_cases(split: &Split, half: Half) -> Vec<Case> {
     cases
 }
 
-/// NUAA crops of `class` (`live` or `print`) of one subject, in capture order, as sequences.
+/// Whether every frame of a NUAA sequence is the same file: two live sequences of subject
+/// 0007 are one image repeated (a capture that froze), which no camera sends and which the
+/// injection layer rightly fails as a frozen stream, so they are no live control.
+fn frozen(frames: &[(u32, PathBuf)]) -> bool {
+    let first = std::fs::read(&frames[0].1).expect("nuaa frame");
+    frames
+        .iter()
+        .all(|(_, p)| std::fs::read(p).expect("nuaa frame") == first)
+}
+
+/// NUAA crops of `class` (`live` or `print`) of one subject, in capture order, as sequences;
+/// frozen sequences (one image repeated) are left out.
 pub fn nuaa_sequences(class: &str, source: &str) -> Vec<(String, Vec<PathBuf>)> {
     let subject = source.trim_start_matches("nuaa/");
     let mut groups: BTreeMap<String, Vec<(u32, PathBuf)>> = BTreeMap::new();
@@ -314,7 +325,7 @@ pub fn nuaa_sequences(class: &str, source: &str) -> Vec<(String, Vec<PathBuf>)> 
     }
     groups
         .into_iter()
-        .filter(|(_, frames)| frames.len() >= 20)
+        .filter(|(_, frames)| frames.len() >= 20 && !frozen(frames))
         .map(|(name, mut frames)| {
             frames.sort();
             (
