@@ -4,8 +4,6 @@
 use rand::{CryptoRng, Rng};
 use serde::{Deserialize, Serialize};
 
-use crate::observation::FaceObservation;
-
 /// What the user is asked to do. Directions are the user's own: turning to one's left moves
 /// the nose toward the image's right in the unmirrored camera frame (positive yaw).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -64,6 +62,17 @@ pub fn draw_challenges_from(
     out
 }
 
+/// What the challenges read from one face: enough to tell a blink, a turn or a smile.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ActionReading {
+    /// Degrees; positive when the nose points toward the image's right.
+    pub yaw: f32,
+    /// Eye aspect ratio averaged over both eyes.
+    pub eye_openness: f32,
+    /// Mouth corner distance in eye spans.
+    pub mouth_width: f32,
+}
+
 /// The user's resting values, measured before the first challenge.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Baseline {
@@ -87,19 +96,19 @@ const RELAXED_FACTOR: f32 = 1.06;
 
 impl Baseline {
     /// Whether the face is at rest with respect to `kind`.
-    pub fn is_neutral(&self, kind: ChallengeKind, face: &FaceObservation) -> bool {
+    pub fn is_neutral(&self, kind: ChallengeKind, face: &ActionReading) -> bool {
         match kind {
             ChallengeKind::Blink => face.eye_openness >= OPEN_FRACTION * self.eye_openness,
             ChallengeKind::TurnLeft | ChallengeKind::TurnRight => {
-                (face.pose.yaw - self.yaw).abs() <= REST_DEGREES
+                (face.yaw - self.yaw).abs() <= REST_DEGREES
             }
             ChallengeKind::Smile => face.mouth_width <= RELAXED_FACTOR * self.mouth_width,
         }
     }
 
     /// Whether the face is performing `kind`.
-    pub fn is_performing(&self, kind: ChallengeKind, face: &FaceObservation) -> bool {
-        let yaw = face.pose.yaw - self.yaw;
+    pub fn is_performing(&self, kind: ChallengeKind, face: &ActionReading) -> bool {
+        let yaw = face.yaw - self.yaw;
         match kind {
             // eye openness drops with yaw too; a blink is only read from a roughly frontal face
             ChallengeKind::Blink => {
@@ -147,12 +156,23 @@ impl ChallengeTracker {
         }
     }
 
-    /// Feeds one analysed frame; returns the new state once it is final.
+    /// Whether this challenge's action is too short for the analysis rate, so the session
+    /// should also watch the frames between its analysed ones: a blink closes the eyes for
+    /// 100–300 ms, one or two frames at 10 fps, and a mesh reads a half-closed eye as open.
+    pub fn needs_every_frame(&self) -> bool {
+        self.kind == ChallengeKind::Blink
+            && !matches!(
+                self.state,
+                ChallengeState::Passed | ChallengeState::TimedOut
+            )
+    }
+
+    /// Feeds one analysed (or watched) frame; returns the new state once it is final.
     pub fn update(
         &mut self,
         baseline: &Baseline,
         timestamp_ms: u64,
-        face: Option<&FaceObservation>,
+        face: Option<&ActionReading>,
         timeout_ms: u64,
     ) -> ChallengeState {
         if matches!(
@@ -192,13 +212,13 @@ impl ChallengeTracker {
 }
 
 /// How clearly the action was performed, in 0..1 (1 = twice the threshold or more).
-fn strength(baseline: &Baseline, kind: ChallengeKind, face: &FaceObservation) -> f32 {
+fn strength(baseline: &Baseline, kind: ChallengeKind, face: &ActionReading) -> f32 {
     let ratio = match kind {
         ChallengeKind::Blink => {
             (1.0 - face.eye_openness / baseline.eye_openness.max(1e-3)) / (1.0 - BLINK_FRACTION)
         }
         ChallengeKind::TurnLeft | ChallengeKind::TurnRight => {
-            (face.pose.yaw - baseline.yaw).abs() / TURN_DEGREES
+            (face.yaw - baseline.yaw).abs() / TURN_DEGREES
         }
         ChallengeKind::Smile => {
             (face.mouth_width / baseline.mouth_width.max(1e-3) - 1.0) / (SMILE_FACTOR - 1.0)

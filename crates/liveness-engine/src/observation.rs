@@ -7,6 +7,7 @@ use face_engine::{
     DetectMode, DetectOptions, Embedding, EngineError, Face, FaceEngine, Image, Mesh, Pose,
 };
 
+use crate::challenge::ActionReading;
 use crate::parallax::PairParallax;
 use crate::signals;
 
@@ -121,6 +122,45 @@ pub fn observe(
     })
 }
 
+/// What a challenge reads from the largest face of a frame, and nothing else: the selfie
+/// detector and one mesh pass (about half the cost of [`observe`]). For the frames a session
+/// watches between its analysed ones while a short action (a blink) is asked.
+pub fn observe_action(
+    engine: &FaceEngine,
+    image: &Image,
+) -> Result<Option<ActionReading>, EngineError> {
+    let options = DetectOptions {
+        mode: DetectMode::Selfie,
+        max_faces: 1,
+        ..DetectOptions::default()
+    };
+    let Some(face) = engine.detect(image, &options)?.into_iter().next() else {
+        return Ok(None);
+    };
+    let mesh = engine.landmarks_single_pass(image, &face)?;
+    let (_, eye_span) = rigid_points_and_eye_span(&mesh);
+    Ok(Some(action_reading(&mesh, eye_span)))
+}
+
+fn action_reading(mesh: &Mesh, eye_span: f32) -> ActionReading {
+    ActionReading {
+        yaw: mesh.pose().yaw,
+        eye_openness: mesh.eye_aspect_ratio(),
+        mouth_width: mesh.point(61).distance(mesh.point(291)) / eye_span,
+    }
+}
+
+impl FaceObservation {
+    /// What the challenges read from this face.
+    pub fn action_reading(&self) -> ActionReading {
+        ActionReading {
+            yaw: self.pose.yaw,
+            eye_openness: self.eye_openness,
+            mouth_width: self.mouth_width,
+        }
+    }
+}
+
 /// The motion layer's view of a mesh: its [`RIGID_POINTS`] and the outer eye corner distance
 /// (the unit of every motion measure).
 pub fn rigid_points_and_eye_span(mesh: &Mesh) -> (Vec<Point>, f32) {
@@ -140,15 +180,16 @@ fn describe(
     let c = face.bbox.center();
     let centered = (c.x - w / 2.0).abs() < w / 6.0 && (c.y - h / 2.0).abs() < h / 6.0;
     let (rigid_points, eye_span) = rigid_points_and_eye_span(mesh);
+    let action = action_reading(mesh, eye_span);
     FaceObservation {
         detector_score: face.score,
         bbox: face.bbox,
         centered,
         size_fraction: face.bbox.height / h.max(1.0),
         pose: mesh.pose(),
-        eye_openness: mesh.eye_aspect_ratio(),
+        eye_openness: action.eye_openness,
         mouth_open: mesh.mouth_open_ratio(),
-        mouth_width: mesh.point(61).distance(mesh.point(291)) / eye_span,
+        mouth_width: action.mouth_width,
         eye_span,
         rigid_points,
         anti_spoof,

@@ -1,7 +1,7 @@
 //! The session's flow after each analysed frame: face presence and guidance, settling on the
 //! resting values, the active challenges one by one, and the passive hold.
 
-use crate::challenge::{Baseline, ChallengeState, ChallengeTracker};
+use crate::challenge::{ActionReading, Baseline, ChallengeState, ChallengeTracker};
 use crate::config::LivenessMode;
 use crate::events::{Guidance, LivenessEvent};
 use crate::fusion::EndReason;
@@ -34,7 +34,14 @@ impl LivenessSession {
         }
         match self.phase {
             Phase::Settling => self.settle(t, events),
-            Phase::Challenge(index) => self.run_challenge(index, t, events),
+            Phase::Challenge(index) => {
+                let reading = self
+                    .frames
+                    .last()
+                    .and_then(|f| f.face.as_ref())
+                    .map(FaceObservation::action_reading);
+                self.run_challenge(index, t, reading.as_ref(), events);
+            }
             Phase::Holding(since) => self.hold(since, t, events),
             Phase::Finished => {}
         }
@@ -151,8 +158,15 @@ impl LivenessSession {
         events.push(LivenessEvent::Challenge { kind, index });
     }
 
-    fn run_challenge(&mut self, index: usize, t: u64, events: &mut Vec<LivenessEvent>) {
-        let face = self.frames.last().and_then(|f| f.face.as_ref());
+    /// Feeds the challenge being asked with the face read at `t` (from an analysed frame or a
+    /// watched one), and asks the next once it has passed or timed out.
+    pub(super) fn run_challenge(
+        &mut self,
+        index: usize,
+        t: u64,
+        face: Option<&ActionReading>,
+        events: &mut Vec<LivenessEvent>,
+    ) {
         let (Some(baseline), Some(tracker)) = (self.baseline, self.trackers.get_mut(index)) else {
             return;
         };

@@ -11,6 +11,9 @@ use crate::layers::injection::StreamTiming;
 
 /// Recent frame hashes kept to spot byte-identical repeats.
 const RECENT_HASHES: usize = 64;
+/// Smallest capture-time gap between two frames read while a short action is watched
+/// (about 30 fps).
+pub(super) const WATCH_INTERVAL_MS: u64 = 30;
 
 /// What to do with one incoming frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,6 +22,9 @@ pub(super) enum Admission {
     Analyse,
     /// Too close to the last analysed frame: drop it undecoded, say nothing.
     SampledOut,
+    /// Too close to the last analysed frame, but a short action is being watched: read only
+    /// what the challenge needs from it.
+    Watch,
     /// Refused with this guidance (counted toward `max_invalid_frames`).
     Refused(Guidance),
     /// The session has run for longer than `max_session_ms`.
@@ -32,11 +38,19 @@ pub(super) struct FrameIntake {
     pub(super) first_timestamp: Option<u64>,
     last_timestamp: Option<u64>,
     last_analysed: Option<u64>,
+    last_watched: Option<u64>,
     invalid_frames: u32,
 }
 
 impl FrameIntake {
-    pub(super) fn admit(&mut self, config: &LivenessConfig, jpeg: &[u8], t: u64) -> Admission {
+    /// `watching`: a short action is asked, so frames between the analysed ones are read too.
+    pub(super) fn admit(
+        &mut self,
+        config: &LivenessConfig,
+        jpeg: &[u8],
+        t: u64,
+        watching: bool,
+    ) -> Admission {
         self.timing.received = self.timing.received.saturating_add(1);
         if self.last_timestamp.is_some_and(|last| t <= last) {
             self.timing.out_of_order += 1;
@@ -51,6 +65,13 @@ impl FrameIntake {
             .last_analysed
             .is_some_and(|last| t - last < config.min_frame_interval_ms())
         {
+            let watch_due = self
+                .last_watched
+                .is_none_or(|last| t - last >= WATCH_INTERVAL_MS);
+            if watching && watch_due && jpeg.len() <= config.max_frame_bytes {
+                self.last_watched = Some(t);
+                return Admission::Watch;
+            }
             return Admission::SampledOut;
         }
         if jpeg.len() > config.max_frame_bytes {
@@ -63,6 +84,7 @@ impl FrameIntake {
     /// Records that the frame at `t` decoded and was analysed (sampling counts from it).
     pub(super) fn mark_analysed(&mut self, t: u64) {
         self.last_analysed = Some(t);
+        self.last_watched = Some(t);
     }
 
     /// Counts a refused frame; `true` once the session has seen too many.

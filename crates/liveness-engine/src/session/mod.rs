@@ -2,7 +2,9 @@
 //! drops the frame (`intake`), analyses it, moves the challenge flow or the passive hold on
 //! (`flow`), and finally fuses the layers into a verdict. Memory is bounded: observations are
 //! small and capped, the only frame kept is the portrait candidate (`portrait`), and frames
-//! beyond the analysis rate are dropped undecoded.
+//! beyond the analysis rate are dropped undecoded, except while a blink is asked: then they
+//! are watched (eye openness read, nothing kept), since a blink can fall between two analysed
+//! frames.
 
 mod flow;
 mod intake;
@@ -18,7 +20,7 @@ use crate::error::LivenessError;
 use crate::events::{Guidance, LivenessEvent};
 use crate::fusion::{EndReason, VerdictReport, fuse};
 use crate::layers;
-use crate::observation::{FrameObservation, observe};
+use crate::observation::{FrameObservation, observe, observe_action};
 use crate::parallax::{FacePatch, ParallaxTracker};
 
 use intake::{Admission, FrameIntake};
@@ -162,8 +164,19 @@ impl LivenessSession {
         if self.phase == Phase::Finished {
             return events;
         }
-        match self.intake.admit(&self.config, jpeg, timestamp_ms) {
+        let watching = match self.phase {
+            Phase::Challenge(index) => self
+                .trackers
+                .get(index)
+                .is_some_and(ChallengeTracker::needs_every_frame),
+            _ => false,
+        };
+        match self
+            .intake
+            .admit(&self.config, jpeg, timestamp_ms, watching)
+        {
             Admission::SampledOut => {}
+            Admission::Watch => self.watch(jpeg, timestamp_ms, &mut events),
             Admission::SessionOver => self.finish(EndReason::SessionTimeout, &mut events),
             Admission::Refused(code) => self.refuse(code, &mut events),
             Admission::Analyse => match self.analyse(jpeg, timestamp_ms) {
@@ -221,6 +234,21 @@ impl LivenessSession {
             None => self.parallax.clear(),
         }
         Some(observation)
+    }
+
+    /// Reads only what the challenge being asked needs from a frame between two analysed
+    /// ones. Nothing is kept, and an unreadable frame or one without a face is passed over:
+    /// the analysed frames judge those.
+    fn watch(&mut self, jpeg: &[u8], timestamp_ms: u64, events: &mut Vec<LivenessEvent>) {
+        let Phase::Challenge(index) = self.phase else {
+            return;
+        };
+        let Ok(image) = Image::decode_with_limit(jpeg, self.config.max_frame_pixels) else {
+            return;
+        };
+        if let Ok(Some(reading)) = observe_action(&self.engine, &image) {
+            self.run_challenge(index, timestamp_ms, Some(&reading), events);
+        }
     }
 
     fn advance(&mut self, obs: FrameObservation, jpeg: &[u8], events: &mut Vec<LivenessEvent>) {
