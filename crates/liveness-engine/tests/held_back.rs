@@ -268,31 +268,13 @@ fn held_back_half_meets_the_measured_rates() {
         );
     }
 
-    // APCER per attack class and mode: the measured passes, no more (issue 15 wants 0; the
-    // classes above 0 are the open gaps docs/accuracy.md names)
-    let mut passed: BTreeMap<(String, &str), usize> = BTreeMap::new();
-    for r in runs.iter().filter(|r| r.case.truth == Truth::Attack) {
-        let count = passed
-            .entry((format!("{:?}", r.mode), r.case.class))
-            .or_default();
-        if r.report.verdict == Verdict::Pass {
-            *count += 1;
-            println!(
-                "attack passed: {:?} {} {}",
-                r.mode, r.case.class, r.case.name
-            );
-        }
-    }
-    for ((mode, class), count) in &passed {
-        let allowed = MEASURED_ATTACK_PASSES
-            .iter()
-            .find(|(m, c, _)| m == mode && c == class)
-            .map_or(0, |(_, _, n)| *n);
-        assert!(
-            *count <= allowed,
-            "{mode} {class}: {count} attacks passed, measured {allowed}"
-        );
-    }
+    // APCER per attack class and mode: 0, as measured (docs/accuracy.md)
+    let passed: Vec<String> = runs
+        .iter()
+        .filter(|r| r.case.truth == Truth::Attack && r.report.verdict == Verdict::Pass)
+        .map(|r| format!("{:?} {} {}", r.mode, r.case.class, r.case.name))
+        .collect();
+    assert!(passed.is_empty(), "attacks passed: {passed:?}");
     // BPCER: clear, lit live footage and the degraded camera all pass; near-still, low light
     // and the NUAA control may end in `retry` (counted above as never `fail`)
     for class in ["live", "live 320x240 10fps q50"] {
@@ -308,12 +290,6 @@ fn held_back_half_meets_the_measured_rates() {
     );
     assert_eq!(active_passed, 6, "active live sessions passed");
 }
-
-/// Attacks of the held-back half measured to pass, per mode and class (docs/accuracy.md).
-const MEASURED_ATTACK_PASSES: [(&str, &str, usize); 2] = [
-    ("Passive", "loose crop", 2),
-    ("Passive", "live video on a screen", 1),
-];
 
 #[test]
 #[ignore = "prints the calibration half (about 6 minutes); run it when changing a cut-off"]

@@ -26,7 +26,12 @@
 //! pairs, or surroundings moving with the face (share at least [`SURROUND_ATTACK`] over at
 //! least [`MIN_SURROUND_PAIRS`] pairs).
 //! No evidence: fewer than [`MIN_MOVING_PAIRS`] moving pairs, or pixels tracked in fewer than
-//! [`MIN_TRACKED_SHARE`] of the faces (tracking noise is not depth). A still head and a still photo
+//! [`MIN_TRACKED_SHARE`] of the faces (tracking noise is not depth), or a face that swayed at
+//! least [`SWAY_WEIGHED`] eye spans with a median off-plane residual under
+//! [`MIN_OFF_PLANE_PER_SWAY`] per eye span of sway: a change of viewpoint that large shifts a
+//! head's nose against its contour, so depth claimed by a few noisy pairs is not believed (a
+//! waved photo does this; so might a phone camera panning round a still head, so it is not
+//! attack evidence either). A still head and a still photo
 //! look alike; too little motion is an absence of evidence, so the session asks the user to
 //! turn their head slightly and, without motion, ends in `retry`, never in `fail`.
 //! Cannot catch a 3-D mask (it has real depth) or a digital injection of real footage (layers
@@ -61,6 +66,13 @@ pub const MIN_SURROUND_PAIRS: usize = 4;
 /// and noise looks like depth. Calibration half: live 0.71–0.93, screens 0.00–0.65 (and one
 /// 0.88), docs/accuracy.md.
 pub const MIN_TRACKED_SHARE: f32 = 0.6;
+/// Sway (eye spans) from which the parallax is weighed against it.
+pub const SWAY_WEIGHED: f32 = 0.15;
+/// Median off-plane residual per eye span of sway below which a face that moved this much
+/// showed too little parallax for a 3-D head: any change of viewpoint on a head shifts its nose
+/// against its contour, a picture's pixels stay on their plane. Calibration half, sway at
+/// least 0.15: live 0.044–0.051, photo attacks 0.002–0.028 (docs/accuracy.md).
+pub const MIN_OFF_PLANE_PER_SWAY: f32 = 0.035;
 
 /// The measured motion, exposed for evaluation and calibration.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -116,9 +128,30 @@ impl MotionSummary {
         self.moving_pairs >= MIN_MOVING_PAIRS && self.tracked_share() >= MIN_TRACKED_SHARE
     }
 
+    /// Median off-plane residual per eye span of sway; NaN without sway.
+    pub fn off_plane_per_sway(&self) -> f32 {
+        if self.sway <= 0.0 {
+            return f32::NAN;
+        }
+        self.off_plane / self.sway
+    }
+
+    /// Whether the face moved a lot (at least [`SWAY_WEIGHED`]) with too little parallax for
+    /// a head ([`MIN_OFF_PLANE_PER_SWAY`]). A flat picture waved about does this, but so could
+    /// a phone camera panning round a still head (a pan has no parallax either), so it is no
+    /// evidence either way, never attack evidence.
+    pub fn sway_without_parallax(&self) -> bool {
+        let per_sway = self.off_plane_per_sway();
+        self.sway >= SWAY_WEIGHED && (per_sway.is_nan() || per_sway < MIN_OFF_PLANE_PER_SWAY)
+    }
+
     /// Whether the motion so far is evidence either way.
     pub fn is_conclusive(&self) -> bool {
-        self.judges_depth() || self.surroundings_move_with_face()
+        if self.surroundings_move_with_face() {
+            return true;
+        }
+        self.judges_depth()
+            && (self.off_plane_share < PLANAR_SHARE || !self.sway_without_parallax())
     }
 }
 
@@ -200,9 +233,52 @@ pub fn score(frames: &[FrameObservation]) -> LayerScore {
     if m.off_plane_share < PLANAR_SHARE {
         return LayerScore::attack(Layer::Motion, reason);
     }
+    if m.sway_without_parallax() {
+        return LayerScore::no_evidence(Layer::Motion, reason);
+    }
     LayerScore::new(
         Layer::Motion,
         0.4 + 0.6 * ramp(m.off_plane_share, PLANAR_SHARE, DEPTH_SHARE),
         reason,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(moving_pairs: usize, share: f32, off_plane: f32, sway: f32) -> MotionSummary {
+        MotionSummary {
+            faces: 40,
+            pairs: 37,
+            shape_pairs: moving_pairs,
+            off_plane,
+            moving_pairs,
+            off_plane_share: share,
+            sway,
+            blinked: false,
+            surround_with_face: 0,
+            surround_stayed: 0,
+            surround_pairs: 0,
+        }
+    }
+
+    #[test]
+    fn large_sway_with_little_parallax_is_no_evidence_and_keeps_the_hold_open() {
+        // the held-back loose crop that passed before the rule: share 0.568 over 5 pairs,
+        // median off-plane 0.0045 eye spans at a sway of 0.665
+        let waved = summary(5, 0.568, 0.0045, 0.665);
+        assert!(waved.sway_without_parallax());
+        assert!(!waved.is_conclusive());
+        // a live head that swayed as much shows parallax in proportion
+        let head = summary(19, 0.676, 0.0137, 0.281);
+        assert!(!head.sway_without_parallax());
+        assert!(head.is_conclusive());
+        // a near-still head is not weighed: its off-plane residual is mostly noise
+        let still = summary(5, 0.735, 0.0039, 0.046);
+        assert!(!still.sway_without_parallax());
+        // planar motion stays attack evidence whatever the sway
+        let planar = summary(11, 0.2, 0.0031, 0.5);
+        assert!(planar.is_conclusive());
+    }
 }
