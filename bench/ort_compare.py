@@ -1,21 +1,27 @@
 #!/usr/bin/env python3
-"""Times each bundled ONNX model in onnxruntime on one thread, for the tract / onnxruntime
-ratio in docs/benchmarks.md. Inputs are the real preprocessed crops of
-testdata/spoof/samples/live.jpg where the preprocessing is cheap to reproduce in numpy, else
-fixed-seed tensors of the model's input shape (inference time does not depend on values).
+"""Times every model of models/manifest.toml in onnxruntime and in tract, one thread each, in
+one run, for the tract / onnxruntime ratio in docs/benchmarks.md (issue 16 wants it at most 1.3
+for every model). onnxruntime gets fixed-seed tensors of the model's input shape, tract zeros
+(`examples/model_costs`; inference time does not depend on the values). Both are pinned to
+the same core and report the best of two medians of 60 runs after 5 warm-up runs.
 
-Usage: python bench/ort_compare.py   (needs: pip install onnxruntime numpy)
+Usage: python bench/ort_compare.py   (needs: pip install onnxruntime numpy; builds the
+example with cargo --release)
 """
-import glob
 import os
 import statistics
+import subprocess
+import sys
 import time
+import tomllib
 
 import numpy as np
 import onnxruntime as ort
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MODELS = os.path.join(HERE, "..", "models")
+ROOT = os.path.join(HERE, "..")
+MODELS = os.path.join(ROOT, "models")
+CORE = "0"
 
 
 def time_model(path, runs=60):
@@ -41,11 +47,34 @@ def time_model(path, runs=60):
     return shape, best
 
 
+def tract_times():
+    subprocess.run(
+        ["cargo", "build", "-q", "--release", "-p", "facegate-face-engine",
+         "--example", "model_costs"],
+        cwd=ROOT, check=True,
+    )
+    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+    out = subprocess.run(
+        ["taskset", "-c", CORE, os.path.join(target, "release", "examples", "model_costs")],
+        cwd=ROOT, check=True, capture_output=True, text=True,
+    ).stdout
+    return {role: float(ms) for role, ms in (line.split() for line in out.splitlines())}
+
+
 def main():
-    print(f"onnxruntime {ort.__version__}, 1 thread, best of two medians of 60 runs")
-    for path in sorted(glob.glob(os.path.join(MODELS, "*.onnx"))):
-        shape, ms = time_model(path)
-        print(f"{os.path.basename(path):36s} {str(shape):20s} {ms:8.2f} ms")
+    with open(os.path.join(MODELS, "manifest.toml"), "rb") as f:
+        manifest = tomllib.load(f)["model"]
+    tract = tract_times()
+    os.sched_setaffinity(0, {int(CORE)})
+    print(f"onnxruntime {ort.__version__} and tract, 1 thread, core {CORE}, "
+          "best of two medians of 60 runs")
+    print("| model | role | input | onnxruntime | tract | tract / onnxruntime |")
+    print("|---|---|---|---|---|---|")
+    for model in manifest:
+        shape, ms = time_model(os.path.join(MODELS, model["file"]))
+        t = tract[model["role"]]
+        print(f"| {model['file']} | {model['role']} | {shape} | {ms:.2f} ms | {t:.2f} ms | {t / ms:.2f} |")
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":
