@@ -138,13 +138,16 @@ pub fn observe_action(
         return Ok(None);
     };
     let mesh = engine.landmarks_single_pass(image, &face)?;
-    let (_, eye_span) = rigid_points_and_eye_span(&mesh);
-    Ok(Some(action_reading(&mesh, eye_span)))
+    Ok(Some(action_reading(
+        &mesh,
+        mesh.pose().yaw,
+        eye_span(&mesh),
+    )))
 }
 
-fn action_reading(mesh: &Mesh, eye_span: f32) -> ActionReading {
+fn action_reading(mesh: &Mesh, yaw: f32, eye_span: f32) -> ActionReading {
     ActionReading {
-        yaw: mesh.pose().yaw,
+        yaw,
         eye_openness: mesh.eye_aspect_ratio(),
         mouth_width: mesh.point(61).distance(mesh.point(291)) / eye_span,
     }
@@ -165,7 +168,12 @@ impl FaceObservation {
 /// (the unit of every motion measure).
 pub fn rigid_points_and_eye_span(mesh: &Mesh) -> (Vec<Point>, f32) {
     let rigid = RIGID_POINTS.iter().map(|&i| mesh.point(i)).collect();
-    (rigid, mesh.point(33).distance(mesh.point(263)).max(1.0))
+    (rigid, eye_span(mesh))
+}
+
+/// Outer eye corner distance in pixels (at least 1).
+fn eye_span(mesh: &Mesh) -> f32 {
+    mesh.point(33).distance(mesh.point(263)).max(1.0)
 }
 
 fn describe(
@@ -180,13 +188,14 @@ fn describe(
     let c = face.bbox.center();
     let centered = (c.x - w / 2.0).abs() < w / 6.0 && (c.y - h / 2.0).abs() < h / 6.0;
     let (rigid_points, eye_span) = rigid_points_and_eye_span(mesh);
-    let action = action_reading(mesh, eye_span);
+    let pose = mesh.pose();
+    let action = action_reading(mesh, pose.yaw, eye_span);
     FaceObservation {
         detector_score: face.score,
         bbox: face.bbox,
         centered,
         size_fraction: face.bbox.height / h.max(1.0),
-        pose: mesh.pose(),
+        pose,
         eye_openness: action.eye_openness,
         mouth_open: mesh.mouth_open_ratio(),
         mouth_width: action.mouth_width,

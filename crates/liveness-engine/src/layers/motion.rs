@@ -40,7 +40,7 @@
 //! flat scene in a camera that moves while the head stays perfectly still for the whole hold,
 //! or in head, hair and shoulders swaying as one block in front of a textureless wall.
 
-use super::{Layer, LayerScore, faces, quantile, ramp};
+use super::{Evidence, Layer, LayerScore, faces, quantile, ramp};
 use crate::homography::rms_distance;
 use crate::observation::{FaceObservation, FrameObservation};
 
@@ -145,13 +145,27 @@ impl MotionSummary {
         self.sway >= SWAY_WEIGHED && (per_sway.is_nan() || per_sway < MIN_OFF_PLANE_PER_SWAY)
     }
 
+    /// What the motion says, in the order the layer decides it: surroundings moving with
+    /// the face, then too little to judge, then planar motion, then sway without parallax.
+    pub fn evidence(&self) -> Evidence {
+        if self.surroundings_move_with_face() {
+            return Evidence::Attack;
+        }
+        if !self.judges_depth() {
+            return Evidence::None;
+        }
+        if self.off_plane_share < PLANAR_SHARE {
+            return Evidence::Attack;
+        }
+        if self.sway_without_parallax() {
+            return Evidence::None;
+        }
+        Evidence::Measured
+    }
+
     /// Whether the motion so far is evidence either way.
     pub fn is_conclusive(&self) -> bool {
-        if self.surroundings_move_with_face() {
-            return true;
-        }
-        self.judges_depth()
-            && (self.off_plane_share < PLANAR_SHARE || !self.sway_without_parallax())
+        self.evidence() != Evidence::None
     }
 }
 
@@ -224,23 +238,15 @@ pub fn score(frames: &[FrameObservation]) -> LayerScore {
         m.surround_stayed,
         m.surround_pairs
     );
-    if m.surroundings_move_with_face() {
-        return LayerScore::attack(Layer::Motion, reason);
+    match m.evidence() {
+        Evidence::Attack => LayerScore::attack(Layer::Motion, reason),
+        Evidence::None => LayerScore::no_evidence(Layer::Motion, reason),
+        Evidence::Measured => LayerScore::new(
+            Layer::Motion,
+            0.4 + 0.6 * ramp(m.off_plane_share, PLANAR_SHARE, DEPTH_SHARE),
+            reason,
+        ),
     }
-    if !m.judges_depth() {
-        return LayerScore::no_evidence(Layer::Motion, reason);
-    }
-    if m.off_plane_share < PLANAR_SHARE {
-        return LayerScore::attack(Layer::Motion, reason);
-    }
-    if m.sway_without_parallax() {
-        return LayerScore::no_evidence(Layer::Motion, reason);
-    }
-    LayerScore::new(
-        Layer::Motion,
-        0.4 + 0.6 * ramp(m.off_plane_share, PLANAR_SHARE, DEPTH_SHARE),
-        reason,
-    )
 }
 
 #[cfg(test)]
