@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Times every model of models/manifest.toml in onnxruntime and in tract, one thread each, in
 one run, for the tract / onnxruntime ratio in docs/benchmarks.md (issue 16 wants it at most 1.3
-for every model). onnxruntime gets fixed-seed tensors of the model's input shape, tract zeros
-(`examples/model_costs`; inference time does not depend on the values). Both are pinned to
-the same core and report the best of two medians of 60 runs after 5 warm-up runs.
+for every model). onnxruntime and tract both get fixed-seed uniform [0, 1) tensors of the
+model's input shape (`examples/model_costs`; all zeros would make some graphs carry slow
+denormal floats). tract runs twice: as it ships (`FACEGATE_PLAIN_TRACT=1`) and with the
+engine's own kernels (crates/face-engine/src/kernels). All are pinned to the same core and
+report the best of two medians of 60 runs after 5 warm-up runs.
 
 Usage: python bench/ort_compare.py   (needs: pip install onnxruntime numpy; builds the
 example with cargo --release)
@@ -47,16 +49,17 @@ def time_model(path, runs=60):
     return shape, best
 
 
-def tract_times():
+def tract_times(plain):
     subprocess.run(
         ["cargo", "build", "-q", "--release", "-p", "facegate-face-engine",
          "--example", "model_costs"],
         cwd=ROOT, check=True,
     )
     target = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+    env = dict(os.environ, FACEGATE_PLAIN_TRACT="1" if plain else "0")
     out = subprocess.run(
         ["taskset", "-c", CORE, os.path.join(target, "release", "examples", "model_costs")],
-        cwd=ROOT, check=True, capture_output=True, text=True,
+        cwd=ROOT, check=True, capture_output=True, text=True, env=env,
     ).stdout
     return {role: float(ms) for role, ms in (line.split() for line in out.splitlines())}
 
@@ -64,16 +67,18 @@ def tract_times():
 def main():
     with open(os.path.join(MODELS, "manifest.toml"), "rb") as f:
         manifest = tomllib.load(f)["model"]
-    tract = tract_times()
+    plain = tract_times(plain=True)
+    tract = tract_times(plain=False)
     os.sched_setaffinity(0, {int(CORE)})
     print(f"onnxruntime {ort.__version__} and tract, 1 thread, core {CORE}, "
           "best of two medians of 60 runs")
-    print("| model | role | input | onnxruntime | tract | tract / onnxruntime |")
-    print("|---|---|---|---|---|---|")
+    print("| model | role | input | onnxruntime | tract as shipped | ratio | tract, our kernels | ratio |")
+    print("|---|---|---|---|---|---|---|---|")
     for model in manifest:
         shape, ms = time_model(os.path.join(MODELS, model["file"]))
-        t = tract[model["role"]]
-        print(f"| {model['file']} | {model['role']} | {shape} | {ms:.2f} ms | {t:.2f} ms | {t / ms:.2f} |")
+        p, t = plain[model["role"]], tract[model["role"]]
+        print(f"| {model['file']} | {model['role']} | {shape} | {ms:.2f} ms | {p:.2f} ms | {p / ms:.2f} "
+              f"| {t:.2f} ms | {t / ms:.2f} |")
     sys.stdout.flush()
 
 

@@ -1,7 +1,8 @@
 //! Times each bundled model alone in tract, the way `bench/ort_compare.py` times it in
 //! onnxruntime: one thread, five warm-up runs, best of two medians of 60 runs. The input is
-//! zeros of the model's input shape (inference time does not depend on the values); the time
-//! includes building the input tensor and copying the outputs out, as the engine does.
+//! fixed-seed uniform values in [0, 1) (all zeros would make some graphs carry slow denormal
+//! floats); the time includes building the input tensor and copying the outputs out, as the
+//! engine does. `FACEGATE_PLAIN_TRACT=1` times tract as it ships, without our kernels.
 //!
 //! `cargo run --release -p facegate-face-engine --example model_costs`
 

@@ -6,6 +6,7 @@
 use rust_embed::RustEmbed;
 
 use crate::error::{EngineError, EngineResult};
+use crate::kernels::Kernels;
 use crate::manifest::{ModelEntry, ModelSet, parse_manifest};
 
 /// `models/` as shipped (its README and rebuild scripts come along: a few KB).
@@ -24,7 +25,7 @@ pub(crate) fn manifest() -> EngineResult<Vec<ModelEntry>> {
 
 /// Loads the embedded models, verifying each.
 pub(crate) fn load(entries: &[ModelEntry]) -> EngineResult<ModelSet> {
-    ModelSet::load_with(entries, |file| {
+    ModelSet::load_with(entries, Kernels::from_env(), |file| {
         ShippedModels::get(file)
             .map(|embedded| embedded.data.into_owned())
             .ok_or_else(|| EngineError::ModelMissing {

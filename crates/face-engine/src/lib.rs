@@ -14,6 +14,7 @@ mod error;
 pub mod evaluation;
 mod face;
 pub mod geometry;
+mod kernels;
 mod manifest;
 mod mesh;
 pub mod portrait;
@@ -28,9 +29,11 @@ pub use decode::{DEFAULT_MAX_PIXELS, Image};
 pub use detect::{DetectMode, DetectOptions};
 pub use error::{EngineError, EngineResult};
 pub use face::{Face, Keypoints, Pose, Quality};
+pub use kernels::Kernels;
 pub use manifest::{ModelEntry, read_manifest, sha256_file};
 pub use mesh::Mesh;
 pub use portrait::{PhotoQuality, Portrait};
+pub use runtime::NodeCost;
 
 use manifest::ModelSet;
 
@@ -53,9 +56,15 @@ pub struct FaceEngine {
 impl FaceEngine {
     /// Loads every model named in `models_dir/manifest.toml`, checking each sha256.
     pub fn load(models_dir: &Path) -> EngineResult<Self> {
+        Self::load_with_kernels(models_dir, Kernels::from_env())
+    }
+
+    /// [`FaceEngine::load`] on the given kernels: benchmarks and the rewrite's own tests load
+    /// [`Kernels::PlainTract`] beside the default to compare them.
+    pub fn load_with_kernels(models_dir: &Path, kernels: Kernels) -> EngineResult<Self> {
         let entries = read_manifest(models_dir)?;
         Ok(Self {
-            models: ModelSet::load(models_dir, &entries)?,
+            models: ModelSet::load(models_dir, &entries, kernels)?,
             embedder_id: embedder_id(&entries),
         })
     }
@@ -90,13 +99,21 @@ impl FaceEngine {
         .collect()
     }
 
-    /// Runs the model of `role` once on a zero tensor, without pre- or post-processing: the
-    /// model-only time that benchmarks compare with onnxruntime.
+    /// Runs the model of `role` once on a fixed-seed uniform tensor, without pre- or
+    /// post-processing: the model-only time that benchmarks compare with onnxruntime.
     pub fn run_model_once(&self, role: &str) -> EngineResult<()> {
+        self.model(role)?.run_on_benchmark_input()
+    }
+
+    /// Per-node times of the compiled model of `role` (benchmarks: what tract spends where).
+    pub fn profile_model(&self, role: &str, runs: usize) -> EngineResult<Vec<NodeCost>> {
+        self.model(role)?.profile(runs)
+    }
+
+    fn model(&self, role: &str) -> EngineResult<&runtime::OnnxModel> {
         self.models
             .by_role(role)
-            .ok_or_else(|| EngineError::Manifest(format!("no model with role `{role}`")))?
-            .run_on_zeros()
+            .ok_or_else(|| EngineError::Manifest(format!("no model with role `{role}`")))
     }
 
     /// Finds faces, largest first.

@@ -6,6 +6,7 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
 use crate::error::{EngineError, EngineResult};
+use crate::kernels::Kernels;
 use crate::runtime::OnnxModel;
 
 #[derive(Debug, Deserialize)]
@@ -69,8 +70,12 @@ impl ModelSet {
     }
 
     /// Loads the models of `entries` (read from `models_dir/manifest.toml`) from that folder.
-    pub(crate) fn load(models_dir: &Path, entries: &[ModelEntry]) -> EngineResult<Self> {
-        Self::load_with(entries, |file| {
+    pub(crate) fn load(
+        models_dir: &Path,
+        entries: &[ModelEntry],
+        kernels: Kernels,
+    ) -> EngineResult<Self> {
+        Self::load_with(entries, kernels, |file| {
             let path: PathBuf = models_dir.join(file);
             std::fs::read(&path).map_err(|_| EngineError::ModelMissing {
                 path: path.display().to_string(),
@@ -82,6 +87,7 @@ impl ModelSet {
     /// sha256 against the manifest before tract sees it.
     pub(crate) fn load_with(
         entries: &[ModelEntry],
+        kernels: Kernels,
         read: impl Fn(&str) -> EngineResult<Vec<u8>>,
     ) -> EngineResult<Self> {
         let load = |role: &str| -> EngineResult<OnnxModel> {
@@ -98,7 +104,7 @@ impl ModelSet {
                     actual,
                 });
             }
-            OnnxModel::load(role, &bytes, &entry.input_shape)
+            OnnxModel::load(role, &bytes, &entry.input_shape, kernels)
         };
         Ok(Self {
             detector_selfie: load("detector_selfie")?,

@@ -7,8 +7,10 @@ use std::time::Instant;
 
 use ndarray::{Array4, ArrayD};
 use tract_onnx::prelude::*;
+use tract_onnx::tract_core::plan::SimpleState;
 
 use crate::error::{EngineError, EngineResult};
+use crate::kernels::{Kernels, clear_upper_vector_state};
 
 type Plan = Arc<TypedRunnableModel>;
 
@@ -18,7 +20,32 @@ pub(crate) struct OnnxModel {
     name: String,
     input_shape: [usize; 4],
     plan: Plan,
+    /// Runs tract as it ships (no rewrite, no vector-state clearing): [`Kernels::PlainTract`].
+    plain_tract: bool,
     stats: Arc<RunStats>,
+}
+
+/// One node of a compiled plan and its mean time a run ([`OnnxModel::profile`]).
+#[derive(Debug, Clone)]
+pub struct NodeCost {
+    /// tract's operator name (`OptMatMul`, `RowwiseDepthwise`, …).
+    pub op: String,
+    /// The operator's own description of its shapes and kernels.
+    pub detail: String,
+    pub millis: f64,
+}
+
+/// Uniform values in [0, 1) from a fixed seed, the input benchmarks time a model on. (All
+/// zeros would be unfair: several of our graphs then carry denormal floats, which are slow on
+/// x86 in tract and in onnxruntime alike.)
+fn benchmark_input(shape: [usize; 4]) -> Array4<f32> {
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    Array4::from_shape_simple_fn(shape, || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 40) as f32 / (1u64 << 24) as f32
+    })
 }
 
 /// Inference count and time of one model, for metrics.
@@ -37,19 +64,34 @@ impl std::fmt::Debug for OnnxModel {
 }
 
 impl OnnxModel {
-    /// Loads an ONNX model from its bytes, fixes input 0 to `input_shape` and optimises the
-    /// graph.
-    pub(crate) fn load(name: &str, onnx: &[u8], input_shape: &[usize]) -> EngineResult<Self> {
+    /// Loads an ONNX model from its bytes, fixes input 0 to `input_shape`, swaps in our
+    /// depthwise and softmax kernels ([`crate::kernels`]) and optimises the graph.
+    pub(crate) fn load(
+        name: &str,
+        onnx: &[u8],
+        input_shape: &[usize],
+        kernels: Kernels,
+    ) -> EngineResult<Self> {
         let fail = |e: TractError| EngineError::Inference {
             model: name.to_owned(),
             message: format!("{e:#}"),
         };
+        let plain_tract = kernels == Kernels::PlainTract;
         let plan = tract_onnx::onnx()
             .model_for_read(&mut std::io::Cursor::new(onnx))
             .map_err(fail)?
             .with_input_fact(0, f32::fact(input_shape).into())
             .map_err(fail)?
-            .into_optimized()
+            .into_typed()
+            .and_then(|typed| typed.into_decluttered())
+            .and_then(|typed| {
+                if plain_tract {
+                    Ok(typed)
+                } else {
+                    crate::kernels::rewrite(typed)
+                }
+            })
+            .and_then(|typed| typed.into_optimized())
             .map_err(fail)?
             .into_runnable()
             .map_err(fail)?;
@@ -62,6 +104,7 @@ impl OnnxModel {
             name: name.to_owned(),
             input_shape,
             plan,
+            plain_tract,
             stats: Arc::new(RunStats::default()),
         })
     }
@@ -73,9 +116,51 @@ impl OnnxModel {
         (self.name.clone(), runs, seconds)
     }
 
-    /// Runs the model once on a zero tensor of its input shape (benchmarks only).
-    pub(crate) fn run_on_zeros(&self) -> EngineResult<()> {
-        self.run(Array4::zeros(self.input_shape)).map(|_| ())
+    /// Runs the model once on [`benchmark_input`] (benchmarks only).
+    pub(crate) fn run_on_benchmark_input(&self) -> EngineResult<()> {
+        self.run(benchmark_input(self.input_shape)).map(|_| ())
+    }
+
+    /// Times every node of the plan over `runs` runs on [`benchmark_input`] (after 5 warm-up
+    /// runs): the mean milliseconds a run of each node, in plan order.
+    pub(crate) fn profile(&self, runs: usize) -> EngineResult<Vec<NodeCost>> {
+        let fail = |e: TractError| EngineError::Inference {
+            model: self.name.clone(),
+            message: format!("{e:#}"),
+        };
+        let mut millis = vec![0.0f64; self.plan.model().nodes().len()];
+        for run in 0..runs + 5 {
+            let mut state = SimpleState::new(&self.plan).map_err(fail)?;
+            let input = Tensor::from(benchmark_input(self.input_shape)).into_tvalue();
+            state
+                .run_plan_with_eval(tvec!(input), |context, op_state, node, inputs| {
+                    if !self.plain_tract {
+                        clear_upper_vector_state();
+                    }
+                    let started = Instant::now();
+                    let outputs =
+                        tract_onnx::tract_core::plan::eval(context, op_state, node, inputs);
+                    if run >= 5 {
+                        millis[node.id] += started.elapsed().as_secs_f64() * 1000.0;
+                    }
+                    outputs
+                })
+                .map_err(fail)?;
+        }
+        let model = self.plan.model();
+        Ok(self
+            .plan
+            .order_without_consts()
+            .iter()
+            .map(|&id| {
+                let node = model.node(id);
+                NodeCost {
+                    op: node.op().name().to_string(),
+                    detail: node.op().info().unwrap_or_default().join("; "),
+                    millis: millis[id] / runs.max(1) as f64,
+                }
+            })
+            .collect())
     }
 
     /// Runs the model on one input tensor and returns every output as an owned array.
@@ -85,10 +170,20 @@ impl OnnxModel {
             message: format!("{e:#}"),
         };
         let started = Instant::now();
-        let outputs = self
-            .plan
-            .run(tvec!(Tensor::from(input).into_tvalue()))
-            .map_err(fail)?;
+        let input = tvec!(Tensor::from(input).into_tvalue());
+        let outputs = if self.plain_tract {
+            self.plan.run(input)
+        } else {
+            SimpleState::new(&self.plan).and_then(|mut state| {
+                let outputs = state.run_plan_with_eval(input, |context, op_state, node, inputs| {
+                    clear_upper_vector_state();
+                    tract_onnx::tract_core::plan::eval(context, op_state, node, inputs)
+                });
+                clear_upper_vector_state();
+                outputs
+            })
+        }
+        .map_err(fail)?;
         self.stats.runs.fetch_add(1, Ordering::Relaxed);
         self.stats
             .nanos

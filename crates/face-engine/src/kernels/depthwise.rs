@@ -1,0 +1,268 @@
+//! A depthwise 2-D convolution over NCHW f32 planes that runs row by row, so the compiler
+//! vectorises it. tract's own `DepthWiseConv` walks the output point by point and was the
+//! largest single cost of every model we ship (see `docs/benchmarks.md`, issue 16).
+//!
+//! Arithmetic: each output starts at its channel's bias and adds `weight × input` for every
+//! kernel tap that falls inside the image, row-major over the kernel, one rounding per
+//! multiply and per add (no fused multiply-add), which is the order tract's scalar path uses.
+
+use tract_onnx::prelude::*;
+use tract_onnx::tract_core::internal::*;
+
+/// Geometry of one depthwise convolution with constant weights.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct DepthwiseGeometry {
+    pub channels: usize,
+    pub input_hw: [usize; 2],
+    pub output_hw: [usize; 2],
+    pub kernel_hw: [usize; 2],
+    pub strides: [usize; 2],
+    /// Padding before the first row and the first column.
+    pub pad_before: [usize; 2],
+    /// Whether the tensors carry a leading batch axis (NCHW) or not (CHW).
+    pub batched: bool,
+}
+
+/// The op: geometry, taps (channel-major, then kernel row, then kernel column) and one bias
+/// per channel.
+#[derive(Debug, Clone)]
+pub(crate) struct RowwiseDepthwise {
+    pub geometry: DepthwiseGeometry,
+    pub taps: Arc<Vec<f32>>,
+    pub bias: Arc<Vec<f32>>,
+}
+
+impl PartialEq for RowwiseDepthwise {
+    fn eq(&self, other: &Self) -> bool {
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        self.geometry == other.geometry
+            && bits(&self.taps) == bits(&other.taps)
+            && bits(&self.bias) == bits(&other.bias)
+    }
+}
+
+impl Eq for RowwiseDepthwise {}
+
+impl Op for RowwiseDepthwise {
+    fn name(&self) -> StaticName {
+        "RowwiseDepthwise".into()
+    }
+
+    fn info(&self) -> TractResult<Vec<String>> {
+        Ok(vec![format!("{:?}", self.geometry)])
+    }
+
+    fn validation(&self) -> Validation {
+        Validation::Rounding
+    }
+
+    fn as_typed(&self) -> Option<&dyn TypedOp> {
+        Some(self)
+    }
+}
+
+impl EvalOp for RowwiseDepthwise {
+    fn eval(&self, _ctx: &EvalContext, inputs: TVec<TValue>) -> TractResult<TVec<TValue>> {
+        let view = inputs[0].to_plain_array_view::<f32>()?;
+        let input = view
+            .as_slice()
+            .context("depthwise input is not contiguous")?;
+        let g = &self.geometry;
+        let [h, w] = g.input_hw;
+        let [oh, ow] = g.output_hw;
+        let planes = input.len() / (h * w);
+        let mut output = vec![0f32; planes * oh * ow];
+        for (plane, (src, dst)) in input
+            .chunks_exact(h * w)
+            .zip(output.chunks_exact_mut(oh * ow))
+            .enumerate()
+        {
+            let channel = plane % g.channels;
+            let taps = &self.taps[channel * g.kernel_hw[0] * g.kernel_hw[1]..]
+                [..g.kernel_hw[0] * g.kernel_hw[1]];
+            convolve_plane(g, src, dst, taps, self.bias[channel]);
+        }
+        let tensor = tract_ndarray::Array::from_shape_vec(self.output_shape(), output)?;
+        Ok(tvec!(tensor.into_tvalue()))
+    }
+
+    fn eval_out_of_plan(&self, inputs: TVec<TValue>) -> TractResult<Option<TVec<TValue>>> {
+        Ok(Some(EvalOp::eval(
+            self,
+            &EvalContext::out_of_plan(),
+            inputs,
+        )?))
+    }
+}
+
+impl RowwiseDepthwise {
+    fn output_shape(&self) -> Vec<usize> {
+        let g = &self.geometry;
+        let mut shape = vec![g.channels, g.output_hw[0], g.output_hw[1]];
+        if g.batched {
+            shape.insert(0, 1);
+        }
+        shape
+    }
+}
+
+impl TypedOp for RowwiseDepthwise {
+    fn output_facts(&self, inputs: &[&TypedFact]) -> TractResult<TVec<TypedFact>> {
+        ensure!(inputs.len() == 1 && inputs[0].datum_type == f32::datum_type());
+        Ok(tvec!(f32::fact(self.output_shape())))
+    }
+
+    fn as_op(&self) -> &dyn Op {
+        self
+    }
+
+    fn as_op_mut(&mut self) -> &mut dyn Op {
+        self
+    }
+}
+
+/// One channel plane, output row by output row.
+fn convolve_plane(g: &DepthwiseGeometry, src: &[f32], dst: &mut [f32], taps: &[f32], bias: f32) {
+    let [h, w] = g.input_hw;
+    let ow = g.output_hw[1];
+    let [kh, kw] = g.kernel_hw;
+    let [sy, sx] = g.strides;
+    let [pad_top, pad_left] = g.pad_before;
+    // Output columns whose every kernel column lands inside the input row.
+    let interior_start = pad_left.div_ceil(sx).min(ow);
+    let interior_end = if w + pad_left >= kw {
+        ((w + pad_left - kw) / sx + 1).clamp(interior_start, ow)
+    } else {
+        interior_start
+    };
+    for (oy, row) in dst.chunks_exact_mut(ow).enumerate() {
+        row.fill(bias);
+        for ky in 0..kh {
+            let Some(iy) = (oy * sy + ky).checked_sub(pad_top).filter(|&iy| iy < h) else {
+                continue;
+            };
+            let input_row = &src[iy * w..(iy + 1) * w];
+            let kernel_row = &taps[ky * kw..(ky + 1) * kw];
+            let border = |ox: usize, out: &mut f32| {
+                for (kx, &weight) in kernel_row.iter().enumerate() {
+                    if let Some(ix) = (ox * sx + kx).checked_sub(pad_left).filter(|&ix| ix < w) {
+                        *out += weight * input_row[ix];
+                    }
+                }
+            };
+            for (ox, out) in row.iter_mut().enumerate().take(interior_start) {
+                border(ox, out);
+            }
+            if interior_end > interior_start {
+                accumulate_interior(
+                    &mut row[interior_start..interior_end],
+                    &input_row[interior_start * sx - pad_left..],
+                    kernel_row,
+                    sx,
+                );
+            }
+            for (ox, out) in row.iter_mut().enumerate().skip(interior_end) {
+                border(ox, out);
+            }
+        }
+    }
+}
+
+/// `out[i] += Σ_kx weight[kx] × input[i × stride + kx]`, added one tap at a time in kernel
+/// order.
+fn accumulate_interior(out: &mut [f32], input: &[f32], kernel_row: &[f32], stride: usize) {
+    let n = out.len();
+    if n == 0 {
+        return;
+    }
+    match (kernel_row, stride) {
+        (&[w0, w1, w2], 1) => {
+            let (a, b, c) = (&input[..n], &input[1..n + 1], &input[2..n + 2]);
+            for (((value, &a), &b), &c) in out.iter_mut().zip(a).zip(b).zip(c) {
+                *value = ((*value + w0 * a) + w1 * b) + w2 * c;
+            }
+        }
+        (&[w0, w1, w2], 2) => {
+            let span = &input[..2 * n + 1];
+            for (value, taps) in out.iter_mut().zip(span.windows(3).step_by(2)) {
+                *value = ((*value + w0 * taps[0]) + w1 * taps[1]) + w2 * taps[2];
+            }
+        }
+        _ => {
+            for (kx, &weight) in kernel_row.iter().enumerate() {
+                for (i, value) in out.iter_mut().enumerate() {
+                    *value += weight * input[i * stride + kx];
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Direct definition: every output point sums its in-image taps from the bias.
+    fn reference(g: &DepthwiseGeometry, src: &[f32], taps: &[f32], bias: f32) -> Vec<f32> {
+        let [h, w] = g.input_hw;
+        let [oh, ow] = g.output_hw;
+        let [kh, kw] = g.kernel_hw;
+        let mut out = vec![0f32; oh * ow];
+        for oy in 0..oh {
+            for ox in 0..ow {
+                let mut sum = bias;
+                for ky in 0..kh {
+                    for kx in 0..kw {
+                        let iy = (oy * g.strides[0] + ky) as isize - g.pad_before[0] as isize;
+                        let ix = (ox * g.strides[1] + kx) as isize - g.pad_before[1] as isize;
+                        if iy >= 0 && ix >= 0 && (iy as usize) < h && (ix as usize) < w {
+                            sum += taps[ky * kw + kx] * src[iy as usize * w + ix as usize];
+                        }
+                    }
+                }
+                out[oy * ow + ox] = sum;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_stride_padding_and_kernel_matches_the_definition_bit_for_bit() {
+        let values = |n: usize, seed: u32| -> Vec<f32> {
+            (0..n)
+                .map(|i| ((i as u32).wrapping_mul(2_654_435_761) ^ seed) as f32 / u32::MAX as f32)
+                .collect()
+        };
+        for (h, w) in [(7, 9), (16, 16), (5, 3)] {
+            for kernel in [[3, 3], [5, 5], [1, 3]] {
+                for stride in [1, 2] {
+                    for pad in [[0, 0], [1, 1], [kernel[0] / 2, kernel[1] / 2]] {
+                        if h + 2 * pad[0] < kernel[0] || w + 2 * pad[1] < kernel[1] {
+                            continue;
+                        }
+                        let out_h = (h + 2 * pad[0] - kernel[0]) / stride + 1;
+                        let out_w = (w + 2 * pad[1] - kernel[1]) / stride + 1;
+                        let g = DepthwiseGeometry {
+                            channels: 1,
+                            input_hw: [h, w],
+                            output_hw: [out_h, out_w],
+                            kernel_hw: kernel,
+                            strides: [stride, stride],
+                            pad_before: pad,
+                            batched: true,
+                        };
+                        let src = values(h * w, 17);
+                        let taps = values(kernel[0] * kernel[1], 91);
+                        let mut out = vec![0f32; out_h * out_w];
+                        convolve_plane(&g, &src, &mut out, &taps, 0.25);
+                        assert_eq!(
+                            out,
+                            reference(&g, &src, &taps, 0.25),
+                            "{h}x{w} kernel {kernel:?} stride {stride} pad {pad:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! Our kernels (`Kernels::Ours`: depthwise, PReLU and softmax rewrites, vector state cleared
+//! between nodes) against tract as it ships (`Kernels::PlainTract`) on real photos: every
+//! output the engine derives must agree to within float rounding. The PReLU rewrite and the
+//! vector-state clearing are exact; the depthwise and softmax kernels round differently.
+
+mod common;
+
+use facegate_face_engine::{DetectMode, DetectOptions, FaceEngine, Image, Kernels};
+
+fn plain_tract() -> FaceEngine {
+    FaceEngine::load_with_kernels(&common::repo_root().join("models"), Kernels::PlainTract)
+        .expect("models load")
+}
+
+const PHOTOS: [&str; 6] = [
+    "identities/celebs/id00/img1.jpg",
+    "identities/celebs/id01/img26.jpg",
+    "identities/johns/John_Salley/000179_02159509.jpg",
+    "identities/tv-cast/amy/amy1.png",
+    "groups/bbt1.jpg",
+    "spoof/nuaa/live/0001/0001_00_00_01_0.jpg",
+];
+
+fn photo(relative: &str) -> Image {
+    common::load(relative)
+}
+
+#[test]
+fn detections_meshes_embeddings_and_anti_spoof_agree_with_plain_tract() {
+    let ours = common::engine();
+    let plain = plain_tract();
+    for relative in PHOTOS {
+        let image = photo(relative);
+        for mode in [DetectMode::Selfie, DetectMode::All] {
+            let options = DetectOptions {
+                mode,
+                max_faces: 8,
+                ..DetectOptions::default()
+            };
+            let (a, b) = (
+                ours.detect(&image, &options).expect("engine call"),
+                plain.detect(&image, &options).expect("engine call"),
+            );
+            assert_eq!(a.len(), b.len(), "{relative} {mode:?}: face count");
+            for (fa, fb) in a.iter().zip(&b) {
+                assert!((fa.score - fb.score).abs() < 1e-4, "{relative}: score");
+                assert!((fa.bbox.x - fb.bbox.x).abs() < 0.05, "{relative}: box x");
+                assert!(
+                    (fa.bbox.width - fb.bbox.width).abs() < 0.05,
+                    "{relative}: box w"
+                );
+            }
+        }
+        let Ok(face) = ours.primary_face(&image) else {
+            continue;
+        };
+        let (mesh_a, mesh_b) = (
+            ours.landmarks(&image, &face).expect("engine call"),
+            plain.landmarks(&image, &face).expect("engine call"),
+        );
+        let worst = mesh_a
+            .points
+            .iter()
+            .zip(&mesh_b.points)
+            .map(|(p, q)| (p[0] - q[0]).abs().max((p[1] - q[1]).abs()))
+            .fold(0.0f32, f32::max);
+        assert!(worst < 0.01, "{relative}: mesh points moved {worst} px");
+        let (emb_a, emb_b) = (
+            ours.embed(&ours.align(&image, &mesh_a).expect("engine call"))
+                .expect("engine call"),
+            plain
+                .embed(&plain.align(&image, &mesh_b).expect("engine call"))
+                .expect("engine call"),
+        );
+        let cosine = emb_a.cosine(&emb_b);
+        assert!(cosine > 0.99999, "{relative}: embeddings cosine {cosine}");
+        let (spoof_a, spoof_b) = (
+            ours.anti_spoof(&image, &face).expect("engine call"),
+            plain.anti_spoof(&image, &face).expect("engine call"),
+        );
+        eprintln!(
+            "{relative}: mesh {worst:.5} px, embedding cosine {cosine:.7}, anti-spoof {:.2e}",
+            (spoof_a - spoof_b).abs()
+        );
+        assert!(
+            (spoof_a - spoof_b).abs() < 1e-4,
+            "{relative}: anti-spoof {spoof_a} against {spoof_b}"
+        );
+    }
+}
