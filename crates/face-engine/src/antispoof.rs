@@ -6,7 +6,8 @@ use image::RgbImage;
 use crate::error::EngineResult;
 use crate::geometry::BoundingBox;
 use crate::manifest::ModelSet;
-use crate::preprocess::{PixelFormat, resize_exact, to_tensor};
+use crate::preprocess::{PixelFormat, to_tensor};
+use crate::resample::{Region, resize_region};
 
 const SCALE: f32 = 2.7;
 const INPUT: u32 = 128;
@@ -42,8 +43,13 @@ pub(crate) fn real_probability(
     let (x, y) = (region.x as u32, region.y as u32);
     let cw = (region.width as u32).clamp(1, img.width() - x.min(img.width() - 1));
     let ch = (region.height as u32).clamp(1, img.height() - y.min(img.height() - 1));
-    let crop = image::imageops::crop_imm(img, x, y, cw, ch).to_image();
-    let input = resize_exact(&crop, INPUT, INPUT);
+    let crop = Region {
+        x,
+        y,
+        width: cw,
+        height: ch,
+    };
+    let input = resize_region(img, crop, INPUT, INPUT);
     let out = models.anti_spoof.run(to_tensor(&input, FORMAT))?;
     let logits: Vec<f32> = out[0].iter().copied().collect();
     let max = logits.iter().copied().fold(f32::MIN, f32::max);

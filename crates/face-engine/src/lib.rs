@@ -20,6 +20,7 @@ mod mesh;
 pub mod portrait;
 mod preprocess;
 mod quality;
+mod resample;
 mod runtime;
 
 use std::path::Path;

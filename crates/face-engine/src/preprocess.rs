@@ -1,5 +1,6 @@
 //! Image-to-tensor conversion for each model's layout, colour order and normalisation.
 
+use crate::resample::{Region, resize_region};
 use image::RgbImage;
 use ndarray::Array4;
 
@@ -67,9 +68,9 @@ pub(crate) fn to_tensor(img: &RgbImage, format: PixelFormat) -> Array4<f32> {
     Array4::from_shape_vec(shape, values).unwrap_or_else(|_| Array4::zeros(shape))
 }
 
-/// Resizes to exactly `width`×`height` (aspect ratio not kept), bilinear.
+/// Resizes to exactly `width`×`height` (aspect ratio not kept), bilinear ([`resize_region`]).
 pub(crate) fn resize_exact(img: &RgbImage, width: u32, height: u32) -> RgbImage {
-    image::imageops::resize(img, width, height, image::imageops::FilterType::Triangle)
+    resize_region(img, Region::whole(img), width, height)
 }
 
 /// Grey values (BT.601 luma) of an RGB image, row-major.
