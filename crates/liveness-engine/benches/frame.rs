@@ -10,7 +10,7 @@ use std::process::Command;
 use criterion::{Criterion, criterion_group, criterion_main};
 use face_engine::geometry::Affine;
 use face_engine::{FaceEngine, Image};
-use facegate_liveness_engine::observation::observe;
+use facegate_liveness_engine::observation::{Analysis, observe};
 use facegate_liveness_engine::parallax::{self, FacePatch};
 
 fn webcam_frame(at: &str) -> Vec<u8> {
@@ -43,25 +43,43 @@ fn frame_analysis(c: &mut Criterion) {
     group.bench_function("analyse_640x480", |b| {
         b.iter(|| {
             let image = Image::decode(&jpeg).expect("decode");
-            observe(&engine, &image, 0, false, false).expect("observe")
+            observe(&engine, &image, 0, Analysis::PLAIN).expect("observe")
         })
     });
     group.bench_function("analyse_with_face_count", |b| {
         b.iter(|| {
             let image = Image::decode(&jpeg).expect("decode");
-            observe(&engine, &image, 0, true, false).expect("observe")
+            observe(
+                &engine,
+                &image,
+                0,
+                Analysis {
+                    count_all_faces: true,
+                    ..Analysis::PLAIN
+                },
+            )
+            .expect("observe")
         })
     });
     group.bench_function("analyse_with_embedding", |b| {
         b.iter(|| {
             let image = Image::decode(&jpeg).expect("decode");
-            observe(&engine, &image, 0, false, true).expect("observe")
+            observe(
+                &engine,
+                &image,
+                0,
+                Analysis {
+                    embedding: true,
+                    ..Analysis::PLAIN
+                },
+            )
+            .expect("observe")
         })
     });
     let earlier = Image::decode(&webcam_frame("1.7")).expect("decode");
     let image = Image::decode(&jpeg).expect("decode");
     let face_of = |image: &Image| {
-        observe(&engine, image, 0, false, false)
+        observe(&engine, image, 0, Analysis::PLAIN)
             .expect("observe")
             .face
             .expect("a face in the webcam frame")

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use face_engine::{FaceEngine, Image};
 use facegate_liveness_engine::layers::motion;
-use facegate_liveness_engine::observation::observe;
+use facegate_liveness_engine::observation::{Analysis, observe};
 use facegate_liveness_engine::replay::Recording;
 use facegate_liveness_engine::signals::thumbnail_difference;
 
@@ -22,7 +22,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (i, path) in recording.frames.iter().enumerate() {
         let image = Image::decode(&std::fs::read(path)?)?;
         let t = (i as f32 * 1000.0 / fps) as u64;
-        let obs = observe(&engine, &image, t, i % 5 == 0, false)?;
+        let obs = observe(
+            &engine,
+            &image,
+            t,
+            Analysis {
+                count_all_faces: i % 5 == 0,
+                ..Analysis::PLAIN
+            },
+        )?;
         if let Some(f) = &obs.face {
             let diff = previous
                 .as_ref()
@@ -36,7 +44,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 f.eye_openness,
                 f.mouth_width,
                 f.mouth_open,
-                f.anti_spoof,
+                f.anti_spoof.unwrap_or(f32::NAN),
                 f.moire,
                 f.boundary_ratio,
                 diff

@@ -49,8 +49,8 @@ pub struct FaceObservation {
     pub eye_span: f32,
     /// [`RIGID_POINTS`] in image pixels.
     pub rigid_points: Vec<Point>,
-    /// Live probability of the anti-spoof model.
-    pub anti_spoof: f32,
+    /// Live probability of the anti-spoof model, on the frames the session runs it on.
+    pub anti_spoof: Option<f32>,
     /// Share of the anti-spoof model's view (face and surroundings) inside the frame.
     pub anti_spoof_context: f32,
     pub sharpness: f32,
@@ -74,13 +74,33 @@ pub struct FrameObservation {
     pub face: Option<FaceObservation>,
 }
 
-/// Analyses one frame. `with_embedding` adds the identity vector (about 30 ms more).
+/// What [`observe`] runs on a frame beyond the selfie detector and one mesh pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Analysis {
+    /// Also run the group detector, so faces the selfie detector misses are counted (about
+    /// 25 ms).
+    pub count_all_faces: bool,
+    /// The anti-spoof model on the face (about 8 ms).
+    pub anti_spoof: bool,
+    /// The identity vector (about 15 ms).
+    pub embedding: bool,
+}
+
+impl Analysis {
+    /// Detector, mesh and anti-spoof: a frame with nothing extra.
+    pub const PLAIN: Self = Self {
+        count_all_faces: false,
+        anti_spoof: true,
+        embedding: false,
+    };
+}
+
+/// Analyses one frame.
 pub fn observe(
     engine: &FaceEngine,
     image: &Image,
     timestamp_ms: u64,
-    count_all_faces: bool,
-    with_embedding: bool,
+    analysis: Analysis,
 ) -> Result<FrameObservation, EngineError> {
     let options = DetectOptions {
         mode: DetectMode::Selfie,
@@ -88,7 +108,7 @@ pub fn observe(
         ..DetectOptions::default()
     };
     let mut faces = engine.detect(image, &options)?;
-    if count_all_faces {
+    if analysis.count_all_faces {
         let all = engine.detect(
             image,
             &DetectOptions {
@@ -109,8 +129,12 @@ pub fn observe(
         });
     };
     let mesh = engine.landmarks_single_pass(image, &face)?;
-    let anti_spoof = engine.anti_spoof(image, &face)?;
-    let embedding = if with_embedding {
+    let anti_spoof = if analysis.anti_spoof {
+        Some(engine.anti_spoof(image, &face)?)
+    } else {
+        None
+    };
+    let embedding = if analysis.embedding {
         Some(engine.embed(&engine.align(image, &mesh)?)?)
     } else {
         None
@@ -181,7 +205,7 @@ fn describe(
     image: &Image,
     face: &Face,
     mesh: &Mesh,
-    anti_spoof: f32,
+    anti_spoof: Option<f32>,
     embedding: Option<Embedding>,
 ) -> FaceObservation {
     let (w, h) = (image.width() as f32, image.height() as f32);

@@ -1,5 +1,6 @@
-//! Layer 2, anti-spoof: the passive print/screen model over every analysed face, aggregated by
-//! the median so a few odd frames (blur, a hand passing) cannot swing it either way.
+//! Layer 2, anti-spoof: the passive print/screen model over the analysed faces it ran on (every
+//! second analysed frame, see the session), aggregated by the median so a few odd frames (blur,
+//! a hand passing) cannot swing it either way.
 //!
 //! Score: the median live probability, rescaled so that the model's live range maps to 1,
 //! and held in doubt (at most [`DOUBT_SCORE`]) when a quarter of the frames look like a print
@@ -33,7 +34,7 @@ const LIVE_MEDIAN: f32 = 0.5;
 const MIN_FRAMES: usize = 5;
 
 pub fn score(frames: &[FrameObservation]) -> LayerScore {
-    let mut values: Vec<f32> = faces(frames).map(|f| f.anti_spoof).collect();
+    let mut values: Vec<f32> = faces(frames).filter_map(|f| f.anti_spoof).collect();
     let mut brightness: Vec<f32> = faces(frames).map(|f| f.brightness).collect();
     let mut context: Vec<f32> = faces(frames).map(|f| f.anti_spoof_context).collect();
     let n = values.len();
