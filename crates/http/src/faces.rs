@@ -61,7 +61,9 @@ async fn compare_fields(
     let threshold = service::unit_value("threshold", form.text("threshold"), DEFAULT_THRESHOLD)?;
     let (source, target) = (form.file(fields[0])?, form.file(fields[1])?);
     state
-        .infer(move |engine, _| service::compare(engine, &source, &target, threshold))
+        .infer_on_spare_core(move |engine, two_cores| {
+            service::compare(engine, &source, &target, threshold, two_cores)
+        })
         .await
 }
 

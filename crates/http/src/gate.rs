@@ -32,6 +32,16 @@ impl InferenceGate {
         Self::new(std::thread::available_parallelism().map_or(2, |n| n.get()))
     }
 
+    /// A place if one is free now, without waiting: a request that can split its work (the
+    /// two images of a compare) takes a second place when the server has one to spare.
+    pub fn try_enter(&self) -> Option<GatePass<'_>> {
+        let mut free = self.free.lock();
+        (*free > 0).then(|| {
+            *free -= 1;
+            GatePass { gate: self }
+        })
+    }
+
     /// Waits for a place (call it on a blocking thread, inside `web::block`).
     pub fn enter(&self) -> GatePass<'_> {
         let mut free = self.free.lock();
@@ -56,6 +66,17 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     use super::InferenceGate;
+
+    #[test]
+    fn try_enter_takes_only_a_free_place() {
+        let gate = InferenceGate::new(2);
+        let first = gate.enter();
+        let second = gate.try_enter().expect("a second place is free");
+        assert!(gate.try_enter().is_none(), "both places are taken");
+        drop(second);
+        assert!(gate.try_enter().is_some());
+        drop(first);
+    }
 
     #[test]
     fn never_more_inside_than_places() {

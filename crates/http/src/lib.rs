@@ -71,6 +71,22 @@ impl AppState {
         })
         .await?
     }
+
+    /// [`AppState::infer`] for work that can use a second core: `work` learns whether a
+    /// second place in the gate was free (it is then held until `work` returns), so the
+    /// gate's bound on busy cores still holds.
+    pub(crate) async fn infer_on_spare_core<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&FaceEngine, bool) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let (engine, gate) = (self.engine.clone(), self.inference.clone());
+        web::block(move || {
+            let _pass = gate.enter();
+            let spare = gate.try_enter();
+            work(&engine, spare.is_some())
+        })
+        .await?
+    }
 }
 
 /// Largest JSON body accepted (collection creation and future JSON routes).

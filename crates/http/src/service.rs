@@ -49,14 +49,31 @@ fn embed_primary(
     Ok((face, embedding))
 }
 
+/// Compares the largest faces of two images; with `two_cores` the two images are read on two
+/// threads at once (the caller holds two places of the inference gate), which halves the
+/// latency of a compare on an idle server.
 pub fn compare(
     engine: &FaceEngine,
     source: &[u8],
     target: &[u8],
     threshold: f32,
+    two_cores: bool,
 ) -> Result<CompareResponse, ApiError> {
-    let (source_face, a) = embed_primary(engine, source)?;
-    let (target_face, b) = embed_primary(engine, target)?;
+    let ((source_face, a), (target_face, b)) = if two_cores {
+        std::thread::scope(|scope| {
+            let target_side = scope.spawn(|| embed_primary(engine, target));
+            let source_side = embed_primary(engine, source);
+            let target_side = target_side
+                .join()
+                .unwrap_or_else(|_| Err(ApiError::internal("compare worker stopped")));
+            Ok::<_, ApiError>((source_side?, target_side?))
+        })?
+    } else {
+        (
+            embed_primary(engine, source)?,
+            embed_primary(engine, target)?,
+        )
+    };
     let similarity = engine.compare(&a, &b);
     Ok(CompareResponse {
         similarity,
@@ -199,4 +216,44 @@ pub fn search_by_image(
         searched_face: Some((&face).into()),
         hits: hits(named),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use face_engine::FaceEngine;
+
+    use super::compare;
+
+    fn repo() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+    }
+
+    #[test]
+    fn a_compare_on_two_cores_answers_exactly_as_on_one() {
+        let engine = FaceEngine::load(&repo().join("models")).expect("models");
+        let photo = |path: &str| {
+            std::fs::read(repo().join("../shared/testdata").join(path)).expect("test photo")
+        };
+        let (amy1, amy2) = (
+            photo("identities/tv-cast/amy/amy1.png"),
+            photo("identities/tv-cast/amy/amy2.png"),
+        );
+        let one = compare(&engine, &amy1, &amy2, 0.65, false).expect("compare");
+        let two = compare(&engine, &amy1, &amy2, 0.65, true).expect("compare");
+        assert_eq!(
+            serde_json::to_value(&one).expect("json"),
+            serde_json::to_value(&two).expect("json")
+        );
+        let no_face = photo("nonfaces/dogs.jpg");
+        let (one, two) = (
+            compare(&engine, &amy1, &no_face, 0.65, false).map(|_| ()),
+            compare(&engine, &amy1, &no_face, 0.65, true).map(|_| ()),
+        );
+        assert_eq!(
+            format!("{:?}", one.expect_err("no face")),
+            format!("{:?}", two.expect_err("no face"))
+        );
+    }
 }
