@@ -8,15 +8,7 @@
 
 use std::time::Instant;
 
-use facegate_face_engine::FaceEngine;
-
-const ROLES: [&str; 5] = [
-    "detector_selfie",
-    "detector_group",
-    "landmarks",
-    "embedder",
-    "anti_spoof",
-];
+use facegate_face_engine::{FaceEngine, MODEL_ROLES};
 
 fn median_ms(engine: &FaceEngine, role: &str, runs: usize) -> f64 {
     let mut samples: Vec<f64> = (0..runs)
@@ -33,7 +25,7 @@ fn median_ms(engine: &FaceEngine, role: &str, runs: usize) -> f64 {
 fn main() {
     let models = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models");
     let engine = FaceEngine::load(&models).expect("models");
-    for role in ROLES {
+    for role in MODEL_ROLES {
         for _ in 0..5 {
             engine.run_model_once(role).expect("model runs");
         }

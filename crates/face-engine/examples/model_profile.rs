@@ -7,21 +7,13 @@
 
 use std::collections::BTreeMap;
 
-use facegate_face_engine::FaceEngine;
-
-const ROLES: [&str; 5] = [
-    "detector_selfie",
-    "detector_group",
-    "landmarks",
-    "embedder",
-    "anti_spoof",
-];
+use facegate_face_engine::{FaceEngine, MODEL_ROLES};
 
 fn main() {
     let models = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models");
     let engine = FaceEngine::load(&models).expect("models");
     let only = std::env::args().nth(1);
-    for role in ROLES {
+    for role in MODEL_ROLES {
         if only.as_deref().is_some_and(|wanted| wanted != role) {
             continue;
         }

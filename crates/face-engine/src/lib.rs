@@ -38,6 +38,15 @@ pub use runtime::NodeCost;
 
 use manifest::ModelSet;
 
+/// The role of every model the engine loads, in manifest order.
+pub const MODEL_ROLES: [&str; 5] = [
+    "detector_selfie",
+    "detector_group",
+    "landmarks",
+    "embedder",
+    "anti_spoof",
+];
+
 /// `file@sha256-prefix` of the manifest's embedder.
 fn embedder_id(entries: &[ModelEntry]) -> String {
     entries
@@ -88,16 +97,10 @@ impl FaceEngine {
 
     /// Per model role: inference runs and total seconds since start-up (for metrics).
     pub fn inference_stats(&self) -> Vec<(String, u64, f64)> {
-        [
-            "detector_selfie",
-            "detector_group",
-            "landmarks",
-            "embedder",
-            "anti_spoof",
-        ]
-        .iter()
-        .filter_map(|role| self.models.by_role(role).map(|m| m.stats()))
-        .collect()
+        MODEL_ROLES
+            .iter()
+            .filter_map(|role| self.models.by_role(role).map(|m| m.stats()))
+            .collect()
     }
 
     /// Runs the model of `role` once on a fixed-seed uniform tensor, without pre- or

@@ -8,6 +8,9 @@
 
 use tract_onnx::prelude::*;
 use tract_onnx::tract_core::internal::*;
+use tract_onnx::tract_core::{as_op, op_as_typed_op, op_out_of_plan};
+
+use super::same_bits;
 
 /// Geometry of one depthwise convolution with constant weights.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -34,10 +37,9 @@ pub(crate) struct RowwiseDepthwise {
 
 impl PartialEq for RowwiseDepthwise {
     fn eq(&self, other: &Self) -> bool {
-        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         self.geometry == other.geometry
-            && bits(&self.taps) == bits(&other.taps)
-            && bits(&self.bias) == bits(&other.bias)
+            && same_bits(&self.taps, &other.taps)
+            && same_bits(&self.bias, &other.bias)
     }
 }
 
@@ -56,9 +58,7 @@ impl Op for RowwiseDepthwise {
         Validation::Rounding
     }
 
-    fn as_typed(&self) -> Option<&dyn TypedOp> {
-        Some(self)
-    }
+    op_as_typed_op!();
 }
 
 impl EvalOp for RowwiseDepthwise {
@@ -86,13 +86,7 @@ impl EvalOp for RowwiseDepthwise {
         Ok(tvec!(tensor.into_tvalue()))
     }
 
-    fn eval_out_of_plan(&self, inputs: TVec<TValue>) -> TractResult<Option<TVec<TValue>>> {
-        Ok(Some(EvalOp::eval(
-            self,
-            &EvalContext::out_of_plan(),
-            inputs,
-        )?))
-    }
+    op_out_of_plan!();
 }
 
 impl RowwiseDepthwise {
@@ -112,13 +106,7 @@ impl TypedOp for RowwiseDepthwise {
         Ok(tvec!(f32::fact(self.output_shape())))
     }
 
-    fn as_op(&self) -> &dyn Op {
-        self
-    }
-
-    fn as_op_mut(&mut self) -> &mut dyn Op {
-        self
-    }
+    as_op!();
 }
 
 /// One channel plane: 3×3 kernels at stride 1 through [`convolve_3x3_flat`], the rest row by

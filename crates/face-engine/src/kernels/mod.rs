@@ -19,6 +19,12 @@ use prelu::ChannelPrelu;
 use softmax::LastAxisSoftmax;
 pub(crate) use vector_state::clear_upper_vector_state;
 
+/// Whether two weight vectors hold the same floats bit for bit (ops compare by value, and
+/// `f32` has no `Eq`).
+fn same_bits(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
 /// Which kernels a loaded model runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kernels {

@@ -7,6 +7,9 @@
 
 use tract_onnx::prelude::*;
 use tract_onnx::tract_core::internal::*;
+use tract_onnx::tract_core::{as_op, op_as_typed_op, op_out_of_plan};
+
+use super::same_bits;
 
 #[derive(Debug, Clone)]
 pub(crate) struct ChannelPrelu {
@@ -16,12 +19,7 @@ pub(crate) struct ChannelPrelu {
 
 impl PartialEq for ChannelPrelu {
     fn eq(&self, other: &Self) -> bool {
-        self.alpha.len() == other.alpha.len()
-            && self
-                .alpha
-                .iter()
-                .zip(other.alpha.iter())
-                .all(|(a, b)| a.to_bits() == b.to_bits())
+        same_bits(&self.alpha, &other.alpha)
     }
 }
 
@@ -32,9 +30,7 @@ impl Op for ChannelPrelu {
         "ChannelPrelu".into()
     }
 
-    fn as_typed(&self) -> Option<&dyn TypedOp> {
-        Some(self)
-    }
+    op_as_typed_op!();
 }
 
 impl EvalOp for ChannelPrelu {
@@ -56,13 +52,7 @@ impl EvalOp for ChannelPrelu {
         Ok(tvec!(tensor.into_tvalue()))
     }
 
-    fn eval_out_of_plan(&self, inputs: TVec<TValue>) -> TractResult<Option<TVec<TValue>>> {
-        Ok(Some(EvalOp::eval(
-            self,
-            &EvalContext::out_of_plan(),
-            inputs,
-        )?))
-    }
+    op_out_of_plan!();
 }
 
 impl TypedOp for ChannelPrelu {
@@ -71,13 +61,7 @@ impl TypedOp for ChannelPrelu {
         Ok(tvec!(inputs[0].without_value()))
     }
 
-    fn as_op(&self) -> &dyn Op {
-        self
-    }
-
-    fn as_op_mut(&mut self) -> &mut dyn Op {
-        self
-    }
+    as_op!();
 }
 
 fn apply(values: &mut [f32], alpha: f32) {

@@ -4,6 +4,7 @@
 
 use tract_onnx::prelude::*;
 use tract_onnx::tract_core::internal::*;
+use tract_onnx::tract_core::{as_op, op_as_typed_op, op_out_of_plan};
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct LastAxisSoftmax;
@@ -17,9 +18,7 @@ impl Op for LastAxisSoftmax {
         Validation::Rounding
     }
 
-    fn as_typed(&self) -> Option<&dyn TypedOp> {
-        Some(self)
-    }
+    op_as_typed_op!();
 }
 
 impl EvalOp for LastAxisSoftmax {
@@ -38,13 +37,7 @@ impl EvalOp for LastAxisSoftmax {
         Ok(tvec!(tensor.into_tvalue()))
     }
 
-    fn eval_out_of_plan(&self, inputs: TVec<TValue>) -> TractResult<Option<TVec<TValue>>> {
-        Ok(Some(EvalOp::eval(
-            self,
-            &EvalContext::out_of_plan(),
-            inputs,
-        )?))
-    }
+    op_out_of_plan!();
 }
 
 impl TypedOp for LastAxisSoftmax {
@@ -53,13 +46,7 @@ impl TypedOp for LastAxisSoftmax {
         Ok(tvec!(inputs[0].without_value()))
     }
 
-    fn as_op(&self) -> &dyn Op {
-        self
-    }
-
-    fn as_op_mut(&mut self) -> &mut dyn Op {
-        self
-    }
+    as_op!();
 }
 
 fn softmax_row(row: &mut [f32]) {
