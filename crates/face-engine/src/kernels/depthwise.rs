@@ -72,6 +72,7 @@ impl EvalOp for RowwiseDepthwise {
         let [oh, ow] = g.output_hw;
         let planes = input.len() / (h * w);
         let mut output = vec![0f32; planes * oh * ow];
+        let mut scratch = Scratch::default();
         for (plane, (src, dst)) in input
             .chunks_exact(h * w)
             .zip(output.chunks_exact_mut(oh * ow))
@@ -80,7 +81,7 @@ impl EvalOp for RowwiseDepthwise {
             let channel = plane % g.channels;
             let taps = &self.taps[channel * g.kernel_hw[0] * g.kernel_hw[1]..]
                 [..g.kernel_hw[0] * g.kernel_hw[1]];
-            convolve_plane(g, src, dst, taps, self.bias[channel]);
+            convolve_plane(g, src, dst, taps, self.bias[channel], &mut scratch);
         }
         let tensor = tract_ndarray::Array::from_shape_vec(self.output_shape(), output)?;
         Ok(tvec!(tensor.into_tvalue()))
@@ -109,11 +110,25 @@ impl TypedOp for RowwiseDepthwise {
     as_op!();
 }
 
+/// Buffers [`convolve_3x3_flat`] reuses from plane to plane of one evaluation.
+#[derive(Default)]
+struct Scratch {
+    padded: Vec<f32>,
+    flat: Vec<f32>,
+}
+
 /// One channel plane: 3×3 kernels at stride 1 through [`convolve_3x3_flat`], the rest row by
 /// row.
-fn convolve_plane(g: &DepthwiseGeometry, src: &[f32], dst: &mut [f32], taps: &[f32], bias: f32) {
+fn convolve_plane(
+    g: &DepthwiseGeometry,
+    src: &[f32],
+    dst: &mut [f32],
+    taps: &[f32],
+    bias: f32,
+    scratch: &mut Scratch,
+) {
     if g.kernel_hw == [3, 3] && g.strides == [1, 1] {
-        convolve_3x3_flat(g, src, dst, taps, bias);
+        convolve_3x3_flat(g, src, dst, taps, bias, scratch);
     } else {
         convolve_rows(g, src, dst, taps, bias);
     }
@@ -124,13 +139,21 @@ fn convolve_plane(g: &DepthwiseGeometry, src: &[f32], dst: &mut [f32], taps: &[f
 /// rows, finds its nine inputs at the same nine offsets; the two extra columns of each row are
 /// computed and dropped. No per-row work is left in the loop, which matters for the 16- and
 /// 28-wide planes that dominate these models. Taps in the padding add `weight × 0`.
-fn convolve_3x3_flat(g: &DepthwiseGeometry, src: &[f32], dst: &mut [f32], taps: &[f32], bias: f32) {
+fn convolve_3x3_flat(
+    g: &DepthwiseGeometry,
+    src: &[f32],
+    dst: &mut [f32],
+    taps: &[f32],
+    bias: f32,
+    Scratch { padded, flat }: &mut Scratch,
+) {
     let [h, w] = g.input_hw;
     let [oh, ow] = g.output_hw;
     let [pad_top, pad_left] = g.pad_before;
     let width = ow + 2;
     let rows = oh + 2;
-    let mut padded = vec![0f32; rows * width + 2];
+    padded.clear();
+    padded.resize(rows * width + 2, 0.0);
     let copied = w.min(width.saturating_sub(pad_left));
     for iy in 0..h.min(rows.saturating_sub(pad_top)) {
         let row = iy + pad_top;
@@ -142,7 +165,7 @@ fn convolve_3x3_flat(g: &DepthwiseGeometry, src: &[f32], dst: &mut [f32], taps: 
     let (a0, a1, a2) = (input(0, 0), input(0, 1), input(0, 2));
     let (b0, b1, b2) = (input(1, 0), input(1, 1), input(1, 2));
     let (c0, c1, c2) = (input(2, 0), input(2, 1), input(2, 2));
-    let mut flat = vec![0f32; n];
+    flat.resize(n, 0.0);
     for (i, out) in flat.iter_mut().enumerate() {
         let mut sum = bias;
         sum += t[0] * a0[i];
@@ -294,7 +317,7 @@ mod tests {
                         let src = values(h * w, 17);
                         let taps = values(kernel[0] * kernel[1], 91);
                         let mut out = vec![0f32; out_h * out_w];
-                        convolve_plane(&g, &src, &mut out, &taps, 0.25);
+                        convolve_plane(&g, &src, &mut out, &taps, 0.25, &mut Scratch::default());
                         assert_eq!(
                             out,
                             reference(&g, &src, &taps, 0.25),
