@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use crate::repo_root;
 
@@ -13,9 +13,22 @@ fn in_ci() -> bool {
     matches!(std::env::var("CI").as_deref(), Ok("true" | "1"))
 }
 
+/// The browser, held for one whole test: `None` (outside CI only) means Chromium or the driver
+/// is missing, so skip. Holding it for the test, not only while `node` runs, keeps a second
+/// browser test of the same binary (its own server, its own socket streams) from competing for
+/// CI's two cores with the footage a camera is playing: starved, the server analyses that
+/// footage too sparsely to judge and the session ends in `retry`.
+pub fn exclusive_browser() -> Option<MutexGuard<'static, ()>> {
+    static ONE_BROWSER_TEST: Mutex<()> = Mutex::new(());
+    let guard = ONE_BROWSER_TEST
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    browser_available().then_some(guard)
+}
+
 /// Chromium and the driver are here (installing the driver's npm packages when the lock file
 /// allows). `false` (outside CI only) means: skip.
-pub fn browser_available() -> bool {
+fn browser_available() -> bool {
     static READY: OnceLock<Result<(), String>> = OnceLock::new();
     let ready = READY.get_or_init(|| {
         let chromium = std::env::var("FACEGATE_CHROMIUM").unwrap_or("/usr/bin/chromium".into());
@@ -89,7 +102,7 @@ pub fn photo_camera(relative: &str) -> PathBuf {
 /// renamed, so a reader never sees half a file).
 fn cached(name: &str, make: impl FnOnce(&Path) -> Command) -> PathBuf {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    static LOCK: Mutex<()> = Mutex::new(());
     let _one_at_a_time = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let dir = DIR.get_or_init(|| tempfile::tempdir().expect("camera folder"));
     let path = dir.path().join(name);
@@ -117,14 +130,9 @@ pub fn screenshot_dir() -> PathBuf {
         .to_owned()
 }
 
-/// Runs one scenario (see `tests/browser/run.mjs`) and returns its report.
+/// Runs one scenario (see `tests/browser/run.mjs`) and returns its report. The caller holds
+/// [`exclusive_browser`].
 pub fn run_scenario(scenario: &serde_json::Value) -> serde_json::Value {
-    // one Chromium at a time per test binary: on CI's 2 cores, parallel browsers starve the
-    // server's frame analysis and the footage a test camera plays is analysed too sparsely
-    static ONE_BROWSER: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _only_browser = ONE_BROWSER
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let file = tempfile::NamedTempFile::new().expect("scenario file");
     std::fs::write(file.path(), scenario.to_string()).expect("write scenario");
     let output = Command::new("node")

@@ -5,7 +5,7 @@
 //! demo page creates a direct session whose failed attempt offers a working "Try again".
 
 use facegate_blackbox_tests::browser::{
-    assert_accessible, assert_no_console_errors, browser_available, run_scenario, screenshot_dir,
+    assert_accessible, assert_no_console_errors, exclusive_browser, run_scenario, screenshot_dir,
     video_camera,
 };
 use facegate_blackbox_tests::live::{labelled_frames, video_frames};
@@ -16,9 +16,9 @@ use serde_json::json;
 
 #[test]
 fn an_active_session_passes_in_chromium_with_every_challenge_shown() {
-    if !browser_available() {
+    let Some(_browser) = exclusive_browser() else {
         return;
-    }
+    };
     // talking-woman holds smile and both turns, not a blink: a plan that asks for a blink is
     // hung up and a new session is created, as in tests/active_session.rs
     let video = "talking-woman";
@@ -60,21 +60,24 @@ fn an_active_session_passes_in_chromium_with_every_challenge_shown() {
                 &format!("{}/api/v1/session/{id}/result", server.base_url),
                 Some(&key),
             );
-            let attack_layers: Vec<&str> = keyed.body["layers"]["layers"]
+            let layers = keyed.body["layers"]["layers"]
                 .as_array()
-                .map(|layers| {
-                    layers
-                        .iter()
-                        .filter(|l| l["evidence"] == "attack")
-                        .filter_map(|l| l["layer"].as_str())
-                        .collect()
-                })
+                .cloned()
                 .unwrap_or_default();
-            if attack_layers == ["challenge_response"] && missed_challenges < 2 {
+            // a miss shows in the challenge layer as an attack (half or more missed) or as a
+            // score held below the doubt line (one missed); any other layer's attack is real
+            let challenge_missed = layers.iter().any(|l| {
+                l["layer"] == "challenge_response"
+                    && l["reason"].as_str().is_some_and(|r| r.contains("missed"))
+            });
+            let other_attack = layers
+                .iter()
+                .any(|l| l["evidence"] == "attack" && l["layer"] != "challenge_response");
+            if challenge_missed && !other_attack && missed_challenges < 2 {
                 missed_challenges += 1;
                 eprintln!(
-                    "attempt {attempt}: a challenge was missed ({}); trying again",
-                    keyed.body["layers"]["layers"][0]["reason"]
+                    "attempt {attempt}: a challenge was missed; trying again: {:#}",
+                    keyed.body["layers"]
                 );
                 continue;
             }
@@ -114,9 +117,9 @@ fn an_active_session_passes_in_chromium_with_every_challenge_shown() {
 
 #[test]
 fn the_sdk_on_a_second_origin_resolves_with_the_session_id() {
-    if !browser_available() {
+    let Some(_browser) = exclusive_browser() else {
         return;
-    }
+    };
     let shop_page = ShopPage::start();
     let shop = format!("http://localhost:{}", shop_page.port);
     let server = start_server(&[("FACEGATE__UI__EMBED_ORIGINS", &shop)]);
@@ -203,9 +206,9 @@ impl ShopPage {
 
 #[test]
 fn the_demo_page_runs_a_direct_session_and_try_again_starts_a_new_one() {
-    if !browser_available() {
+    let Some(_browser) = exclusive_browser() else {
         return;
-    }
+    };
     let server = start_server(&[]);
     let report = run_scenario(&json!({
         "name": "demo",
