@@ -60,7 +60,13 @@ impl Store {
         ws::table
             .filter(ws::tenant_id.eq(tenant.0.to_string()))
             .filter(ws::retires_at.is_null().or(ws::retires_at.gt(now)))
-            .order(ws::created_at.desc())
+            // the current secret (never retired) first, then the rest newest first: two
+            // rotations in one millisecond share `created_at`, so it cannot order them alone
+            .order((
+                ws::retires_at.is_null().desc(),
+                ws::created_at.desc(),
+                ws::id.desc(),
+            ))
             .select(ws::sealed)
             .load::<Vec<u8>>(&mut *self.conn()?)
             .map_err(db)?
