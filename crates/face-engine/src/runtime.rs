@@ -92,6 +92,13 @@ impl OnnxModel {
                 }
             })
             .and_then(|typed| typed.into_optimized())
+            .and_then(|typed| {
+                if plain_tract {
+                    Ok(typed)
+                } else {
+                    crate::kernels::rewrite_optimized(typed)
+                }
+            })
             .map_err(fail)?
             .into_runnable()
             .map_err(fail)?;

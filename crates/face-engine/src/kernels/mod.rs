@@ -1,20 +1,26 @@
-//! Graph rewrites that swap three of tract's slow kernels for our own before the plan is
+//! Graph rewrites that swap five of tract's slow kernels for our own before the plan is
 //! optimised: depthwise convolutions ([`depthwise::RowwiseDepthwise`]), PReLUs written as
-//! `Max(x, 0) + alpha × Min(x, 0)` ([`prelu::ChannelPrelu`]) and last-axis softmaxes
-//! ([`softmax::LastAxisSoftmax`]). Everything else stays tract's. Each swap is
+//! `Max(x, 0) + alpha × Min(x, 0)` ([`prelu::ChannelPrelu`]), last-axis softmaxes
+//! ([`softmax::LastAxisSoftmax`]), unpadded max pooling ([`maxpool::PlaneMaxPool`]) and
+//! constant padding ([`pad::RowCopyPad`]). Everything else stays tract's. Each swap is
 //! measured in `docs/benchmarks.md` (issue 16) and checked against tract's own output in
 //! `tests/tract_rewrites.rs`.
 
 mod depthwise;
+mod maxpool;
+mod pad;
 mod prelu;
 mod softmax;
 mod vector_state;
 
 use tract_onnx::prelude::*;
-use tract_onnx::tract_core::ops::cnn::{Conv, KernelFormat};
+use tract_onnx::tract_core::ops::array::{Pad, PadMode};
+use tract_onnx::tract_core::ops::cnn::{Conv, KernelFormat, MaxPool};
 use tract_onnx::tract_core::ops::nn::{DataFormat, Softmax, SoftmaxKind};
 
 use depthwise::{DepthwiseGeometry, RowwiseDepthwise};
+use maxpool::{PlaneMaxPool, PoolGeometry};
+use pad::RowCopyPad;
 use prelu::ChannelPrelu;
 use softmax::LastAxisSoftmax;
 pub(crate) use vector_state::clear_upper_vector_state;
@@ -46,8 +52,8 @@ impl Kernels {
 }
 
 /// Replaces every depthwise convolution with constant weights, every `Max(x, 0) + alpha ×
-/// Min(x, 0)` with per-channel `alpha` and every f32 last-axis softmax of a decluttered model;
-/// other nodes are untouched.
+/// Min(x, 0)` with per-channel `alpha`, every f32 last-axis softmax, every unpadded f32 max
+/// pooling and every f32 constant padding of a decluttered model; other nodes are untouched.
 pub(crate) fn rewrite(mut model: TypedModel) -> TractResult<TypedModel> {
     for id in model.eval_order()? {
         let node = model.node(id);
@@ -59,6 +65,10 @@ pub(crate) fn rewrite(mut model: TypedModel) -> TractResult<TypedModel> {
             channel_prelu(&model, node)?.map(|(x, op)| (x, Box::new(op) as _))
         } else if let Some(softmax) = node.op_as::<Softmax>() {
             last_axis_softmax(&model, node, softmax)?.map(|op| (node.inputs[0], Box::new(op) as _))
+        } else if let Some(pool) = node.op_as::<MaxPool>() {
+            plane_max_pool(&model, node, pool)?.map(|op| (node.inputs[0], Box::new(op) as _))
+        } else if let Some(pad) = node.op_as::<Pad>() {
+            row_copy_pad(&model, node, pad)?.map(|op| (node.inputs[0], Box::new(op) as _))
         } else {
             None
         };
@@ -68,6 +78,22 @@ pub(crate) fn rewrite(mut model: TypedModel) -> TractResult<TypedModel> {
         }
     }
     model.into_decluttered()
+}
+
+/// After tract's optimisation: the paddings it inserted itself (in front of the convolutions
+/// it lowers) become [`RowCopyPad`] too.
+pub(crate) fn rewrite_optimized(mut model: TypedModel) -> TractResult<TypedModel> {
+    for id in model.eval_order()? {
+        let node = model.node(id);
+        let Some(pad) = node.op_as::<Pad>() else {
+            continue;
+        };
+        if let Some(op) = row_copy_pad(&model, node, pad)? {
+            let patch = TypedModelPatch::replace_single_op(&model, node, &[node.inputs[0]], op)?;
+            patch.apply(&mut model)?;
+        }
+    }
+    Ok(model)
 }
 
 /// `Add(Max(x, 0), Mul(Min(x, 0), alpha))`, in either operand order, with `alpha` one
@@ -155,6 +181,68 @@ fn last_axis_softmax(
         && softmax.quant_output_dt.is_none()
         && last.is_some_and(|last| *softmax.axes == [last]))
     .then_some(LastAxisSoftmax))
+}
+
+/// A max pooling of f32 NCHW or CHW planes, without index output, dilation or padding.
+fn plane_max_pool(
+    model: &TypedModel,
+    node: &TypedNode,
+    pool: &MaxPool,
+) -> TractResult<Option<PlaneMaxPool>> {
+    let spec = &pool.pool_spec;
+    let input = model.outlet_fact(node.inputs[0])?;
+    let planar = matches!(spec.data_format, DataFormat::NCHW | DataFormat::CHW);
+    let Some(shape) = input.shape.as_concrete() else {
+        return Ok(None);
+    };
+    if !planar
+        || pool.with_index_outputs.is_some()
+        || spec.rank() != 2
+        || shape.len() < 3
+        || spec.dilations().iter().any(|&d| d != 1)
+        || input.datum_type != f32::datum_type()
+    {
+        return Ok(None);
+    }
+    let input_hw = [shape[shape.len() - 2], shape[shape.len() - 1]];
+    let padding = spec.computed_padding(&input_hw);
+    if padding
+        .iter()
+        .any(|p| p.pad_before != 0 || p.pad_after != 0)
+    {
+        return Ok(None);
+    }
+    let geometry = PoolGeometry {
+        input_hw,
+        output_hw: [padding[0].convoluted, padding[1].convoluted],
+        kernel_hw: [spec.kernel_shape[0], spec.kernel_shape[1]],
+        strides: [spec.stride(0), spec.stride(1)],
+    };
+    Ok(geometry
+        .windows_inside()
+        .then_some(PlaneMaxPool { geometry }))
+}
+
+/// A constant padding of an f32 tensor.
+fn row_copy_pad(
+    model: &TypedModel,
+    node: &TypedNode,
+    pad: &Pad,
+) -> TractResult<Option<RowCopyPad>> {
+    let input = model.outlet_fact(node.inputs[0])?;
+    let PadMode::Constant(value) = &pad.mode else {
+        return Ok(None);
+    };
+    if input.datum_type != f32::datum_type()
+        || pad.pads.is_empty()
+        || input.rank() != pad.pads.len()
+    {
+        return Ok(None);
+    }
+    Ok(Some(RowCopyPad {
+        pads: pad.pads.clone(),
+        value: value.cast_to_scalar::<f32>()?,
+    }))
 }
 
 fn depthwise_op(
