@@ -12,7 +12,7 @@ use face_engine::geometry::{Affine, BoundingBox, Point};
 use image::RgbImage;
 
 use crate::homography::{Homography, residuals};
-use crate::patch::{BLOCK, GreyPatch, ssd};
+use crate::patch::{BLOCK, GreyPatch, ssd, ssd_row};
 use crate::surround::{self, SURROUND_HALF, SURROUND_SIDE, SurroundMotion};
 
 /// Side of the face patch kept for the next frames' comparisons. 160 px keeps a 640×480
@@ -163,12 +163,16 @@ fn track(a: &GreyPatch, b: &GreyPatch, u: i32, v: i32, guess: (f32, f32)) -> Opt
     let (gu, gv) = (guess.0.round() as i32, guess.1.round() as i32);
     let mut best = (f32::INFINITY, gu, gv);
     for dv in -SEARCH..=SEARCH {
+        let vb = gv + dv;
+        // the whole row of candidates at once when it lies inside (the common case)
+        let row = ssd_row::<{ 2 * SEARCH as usize + 1 }>(a, b, (u, v), gu - SEARCH, vb);
         for du in -SEARCH..=SEARCH {
-            let (ub, vb) = (gu + du, gv + dv);
-            if !b.holds_block(ub, vb) {
-                continue;
-            }
-            let cost = ssd(a, b, u, v, ub, vb);
+            let ub = gu + du;
+            let cost = match &row {
+                Some(costs) => costs[(du + SEARCH) as usize],
+                None if b.holds_block(ub, vb) => ssd(a, b, u, v, ub, vb),
+                None => continue,
+            };
             if cost < best.0 {
                 best = (cost, ub, vb);
             }

@@ -1,6 +1,6 @@
 //! Grey pixel patches cut from a frame and the block-matching primitives the motion
-//! measures share: texture energy, sum of squared differences, and the mapping between patch
-//! and image coordinates.
+//! measures share: texture energy, sum of squared differences (one block, or a row of
+//! neighbouring candidates at once), and the mapping between patch and image coordinates.
 
 use face_engine::geometry::{BoundingBox, Point};
 use image::RgbImage;
@@ -129,6 +129,42 @@ impl TextureMap {
     }
 }
 
+/// [`ssd`] of block (u, v) of `a` against the `N` blocks of `b` centred on
+/// (`ub_first` + k, `vb`), all at once; `None` unless every block lies inside its patch.
+/// Each candidate's sum is formed in exactly [`ssd`]'s order (row sums left to right, then
+/// rows top to bottom), so the costs are bit-identical; only the candidates run side by side,
+/// which lets the compiler vectorise across them where one sum's order forbids it.
+pub fn ssd_row<const N: usize>(
+    a: &GreyPatch,
+    b: &GreyPatch,
+    (u, v): (i32, i32),
+    ub_first: i32,
+    vb: i32,
+) -> Option<[f32; N]> {
+    let last = ub_first + N as i32 - 1;
+    if N == 0 || !a.holds_block(u, v) || !b.holds_block(ub_first, vb) || !b.holds_block(last, vb) {
+        return None;
+    }
+    let width = (2 * BLOCK + 1) as usize;
+    let mut totals = [0.0f32; N];
+    for dv in -BLOCK..=BLOCK {
+        let row_a = a.row(v + dv, u - BLOCK, width);
+        let row_b = b.row(vb + dv, ub_first - BLOCK, width + N - 1);
+        let mut rows = [0.0f32; N];
+        for (x, &value) in row_a.iter().enumerate() {
+            let window = &row_b[x..x + N];
+            for (sum, &other) in rows.iter_mut().zip(window) {
+                let d = value - other;
+                *sum += d * d;
+            }
+        }
+        for (total, row) in totals.iter_mut().zip(rows) {
+            *total += row;
+        }
+    }
+    Some(totals)
+}
+
 /// Sum of squared differences between block (u, v) of `a` and block (ub, vb) of `b`; a block
 /// reaching past its patch's edge repeats the edge (the sub-pixel refinement next to a
 /// tracked block's best match can ask for one).
@@ -156,4 +192,35 @@ pub fn ssd(a: &GreyPatch, b: &GreyPatch, u: i32, v: i32, ub: i32, vb: i32) -> f3
         }
     }
     sum
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn textured(seed: u32) -> RgbImage {
+        RgbImage::from_fn(200, 160, |x, y| {
+            let v = (x ^ seed)
+                .wrapping_mul(2_654_435_761)
+                .wrapping_add(y.wrapping_mul(40_503));
+            image::Rgb([(v >> 5) as u8, (v >> 13) as u8, (v >> 21) as u8])
+        })
+    }
+
+    #[test]
+    fn a_row_of_candidates_costs_bit_for_bit_what_each_block_costs() {
+        let a = GreyPatch::capture(&textured(1), Point::new(100.0, 80.0), 60.3, 96);
+        let b = GreyPatch::capture(&textured(7), Point::new(101.5, 79.2), 61.0, 96);
+        for (u, v, ub_first, vb) in [(40, 40, 30, 44), (20, 70, 8, 70), (60, 30, 50, 20)] {
+            let row = ssd_row::<13>(&a, &b, (u, v), ub_first, vb).expect("inside");
+            for (k, cost) in row.iter().enumerate() {
+                let single = ssd(&a, &b, u, v, ub_first + k as i32, vb);
+                assert_eq!(cost.to_bits(), single.to_bits(), "({u}, {v}) candidate {k}");
+            }
+        }
+        assert!(
+            ssd_row::<13>(&a, &b, (40, 40), 80, 40).is_none(),
+            "past the edge"
+        );
+    }
 }
