@@ -2,6 +2,7 @@
 # Session capacity: starts `facegate serve` on a temporary SQLite database, creates a
 # key, and runs N concurrent passive sessions over WebSockets at 15 fps for each N given
 # (default 1 4 8 16 32). Results go to docs/benchmarks.md by hand, with the machine.
+# `FACEGATE_BIN=path` serves another build of the binary (a before/after run).
 set -euo pipefail
 [ $# -gt 0 ] || set -- 1 4 8 16 32
 cd "$(dirname "$0")/.."
@@ -12,7 +13,7 @@ profile="${PROFILE:-dev}"
 dir="$([ "$profile" = dev ] && echo debug || echo "$profile")"
 cargo build --profile "$profile" -q -p facegate
 cargo build --profile "$profile" -q -p facegate-blackbox-tests --example session_load
-bin="$CARGO_TARGET_DIR/$dir/facegate"
+bin="${FACEGATE_BIN:-$CARGO_TARGET_DIR/$dir/facegate}"
 data="$(mktemp -d)"
 port="${PORT:-18089}"
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$data"' EXIT
