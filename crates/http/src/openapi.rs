@@ -18,7 +18,7 @@ pub struct ImageForm {
     image: Vec<u8>,
 }
 
-/// Two images and an optional decision threshold (default 0.5).
+/// Two images and an optional decision threshold (default 0.65, the spec's solid match).
 #[derive(Debug, ToSchema)]
 #[allow(dead_code)]
 pub struct CompareForm {
@@ -26,11 +26,11 @@ pub struct CompareForm {
     source_image: Vec<u8>,
     #[schema(value_type = String, format = Binary)]
     target_image: Vec<u8>,
-    #[schema(minimum = 0.0, maximum = 1.0)]
+    #[schema(minimum = 0.0, maximum = 1.0, default = 0.65)]
     threshold: Option<f32>,
 }
 
-/// The v1 compare form: `reference`, `probe` and an optional `threshold` (default 0.5).
+/// The v1 compare form: `reference`, `probe` and an optional `threshold` (default 0.65).
 #[derive(Debug, ToSchema)]
 #[allow(dead_code)]
 pub struct CompareV1Form {
@@ -38,7 +38,7 @@ pub struct CompareV1Form {
     reference: Vec<u8>,
     #[schema(value_type = String, format = Binary)]
     probe: Vec<u8>,
-    #[schema(minimum = 0.0, maximum = 1.0)]
+    #[schema(minimum = 0.0, maximum = 1.0, default = 0.65)]
     threshold: Option<f32>,
 }
 
@@ -51,7 +51,7 @@ pub struct CompareWithSessionForm {
     session_id: String,
     #[schema(value_type = String, format = Binary)]
     probe: Vec<u8>,
-    #[schema(minimum = 0.0, maximum = 1.0)]
+    #[schema(minimum = 0.0, maximum = 1.0, default = 0.65)]
     threshold: Option<f32>,
     token: Option<String>,
 }
