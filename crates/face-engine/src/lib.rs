@@ -109,6 +109,12 @@ impl FaceEngine {
         self.model(role)?.run_on_benchmark_input()
     }
 
+    /// The raw outputs of the model of `role` on the same fixed-seed tensor as
+    /// [`FaceEngine::run_model_once`], flattened (tests compare kernels with them).
+    pub fn benchmark_outputs(&self, role: &str) -> EngineResult<Vec<Vec<f32>>> {
+        self.model(role)?.benchmark_outputs()
+    }
+
     /// Per-node times of the compiled model of `role` (benchmarks: what tract spends where).
     pub fn profile_model(&self, role: &str, runs: usize) -> EngineResult<Vec<NodeCost>> {
         self.model(role)?.profile(runs)

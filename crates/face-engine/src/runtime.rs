@@ -128,6 +128,15 @@ impl OnnxModel {
         self.run(benchmark_input(self.input_shape)).map(|_| ())
     }
 
+    /// Every output of one run on [`benchmark_input`], flattened.
+    pub(crate) fn benchmark_outputs(&self) -> EngineResult<Vec<Vec<f32>>> {
+        let outputs = self.run(benchmark_input(self.input_shape))?;
+        Ok(outputs
+            .into_iter()
+            .map(|o| o.iter().copied().collect())
+            .collect())
+    }
+
     /// Times every node of the plan over `runs` runs on [`benchmark_input`] (after 5 warm-up
     /// runs): the mean milliseconds a run of each node, in plan order.
     pub(crate) fn profile(&self, runs: usize) -> EngineResult<Vec<NodeCost>> {

@@ -1,11 +1,12 @@
-//! Our kernels (`Kernels::Ours`: depthwise, PReLU and softmax rewrites, vector state cleared
-//! between nodes) against tract as it ships (`Kernels::PlainTract`) on real photos: every
-//! output the engine derives must agree to within float rounding. The PReLU rewrite and the
+//! Our kernels (`Kernels::Ours`: depthwise, 1×1 convolution, PReLU, softmax, pooling and
+//! padding rewrites, vector state cleared between nodes) against tract as it ships
+//! (`Kernels::PlainTract`) on real photos: every output the engine derives must agree to
+//! within float rounding. The 1×1 convolution (on CPUs with FMA), PReLU, pooling, padding and
 //! vector-state clearing are exact; the depthwise and softmax kernels round differently.
 
 mod common;
 
-use facegate_face_engine::{DetectMode, DetectOptions, FaceEngine, Image, Kernels};
+use facegate_face_engine::{DetectMode, DetectOptions, FaceEngine, Image, Kernels, MODEL_ROLES};
 
 fn plain_tract() -> FaceEngine {
     FaceEngine::load_with_kernels(&common::repo_root().join("models"), Kernels::PlainTract)
@@ -86,5 +87,37 @@ fn detections_meshes_embeddings_and_anti_spoof_agree_with_plain_tract() {
             (spoof_a - spoof_b).abs() < 1e-4,
             "{relative}: anti-spoof {spoof_a} against {spoof_b}"
         );
+    }
+}
+
+/// Every raw output of every model, on one fixed-seed input: within float rounding of tract's
+/// own kernels, relative to the output's largest magnitude.
+#[test]
+fn every_model_output_agrees_with_plain_tract() {
+    let ours = common::engine();
+    let plain = plain_tract();
+    for role in MODEL_ROLES {
+        let (a, b) = (
+            ours.benchmark_outputs(role).expect("model runs"),
+            plain.benchmark_outputs(role).expect("model runs"),
+        );
+        assert_eq!(a.len(), b.len(), "{role}: output count");
+        for (index, (a, b)) in a.iter().zip(&b).enumerate() {
+            assert_eq!(a.len(), b.len(), "{role} output {index}: length");
+            let scale = b.iter().fold(0f32, |m, v| m.max(v.abs())).max(1e-6);
+            let worst = a
+                .iter()
+                .zip(b)
+                .map(|(x, y)| (x - y).abs())
+                .fold(0f32, f32::max);
+            eprintln!(
+                "{role} output {index}: worst difference {:.2e} of {scale:.2e}",
+                worst
+            );
+            assert!(
+                worst <= scale * 1e-4,
+                "{role} output {index}: worst difference {worst} against a scale of {scale}"
+            );
+        }
     }
 }
