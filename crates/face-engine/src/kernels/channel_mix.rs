@@ -61,7 +61,8 @@ fn mix_avx2(mix: &Mix, dst: &mut [f32]) {
 pub(crate) struct Mix<'a> {
     pub input_channels: usize,
     pub output_channels: usize,
-    /// `[output channel][input channel]`.
+    /// `[input channel][output channel]`: the weights one input channel gives every output
+    /// channel lie together.
     pub weights: &'a [f32],
     /// One per output channel, added after the sum.
     pub bias: Option<&'a [f32]>,
@@ -72,85 +73,86 @@ pub(crate) struct Mix<'a> {
 }
 
 impl Mix<'_> {
-    /// Tiles of `ROWS` output channels, then of 4, 2 and 1 for the channels left over.
+    /// Runs of pixels short enough that their input channels stay in the core's cache while
+    /// every tile of output channels reads them; in each, tiles of `ROWS` output channels,
+    /// then of 4, 2 and 1 for the channels left over.
     #[inline(always)]
     fn run<const ROWS: usize, const LANES: usize, const FUSED: bool>(&self, dst: &mut [f32]) {
+        const RUN_BYTES: usize = 64 * 1024;
+        let run = (RUN_BYTES / 4 / self.input_channels.max(1) / LANES).max(1) * LANES;
         let outputs = self.output_channels;
-        let mut row = 0;
-        while outputs - row >= ROWS {
-            self.rows::<ROWS, LANES, FUSED>(row, dst);
-            row += ROWS;
-        }
-        while outputs - row >= 4 {
-            self.rows::<4, LANES, FUSED>(row, dst);
-            row += 4;
-        }
-        while outputs - row >= 2 {
-            self.rows::<2, LANES, FUSED>(row, dst);
-            row += 2;
-        }
-        while outputs - row >= 1 {
-            self.rows::<1, LANES, FUSED>(row, dst);
-            row += 1;
+        let mut from = 0;
+        while from < self.plane {
+            let to = (from + run).min(self.plane);
+            let mut row = 0;
+            while outputs - row >= ROWS {
+                self.rows::<ROWS, LANES, FUSED>(row, from..to, dst);
+                row += ROWS;
+            }
+            while outputs - row >= 4 {
+                self.rows::<4, LANES, FUSED>(row, from..to, dst);
+                row += 4;
+            }
+            while outputs - row >= 2 {
+                self.rows::<2, LANES, FUSED>(row, from..to, dst);
+                row += 2;
+            }
+            while outputs - row >= 1 {
+                self.rows::<1, LANES, FUSED>(row, from..to, dst);
+                row += 1;
+            }
+            from = to;
         }
     }
 
-    /// Output channels `row..row + ROWS` over the whole plane: their weights are laid out
-    /// channel by channel first, so a tile reads `ROWS` consecutive weights per input channel.
+    /// Output channels `row..row + ROWS` over the pixels `pixels`.
     #[inline(always)]
     fn rows<const ROWS: usize, const LANES: usize, const FUSED: bool>(
         &self,
         row: usize,
+        pixels: std::ops::Range<usize>,
         dst: &mut [f32],
     ) {
-        let inputs = self.input_channels;
-        let weights = &self.weights[row * inputs..][..ROWS * inputs];
-        let mut packed = vec![0f32; ROWS * inputs];
-        for (channel, block) in packed.chunks_exact_mut(ROWS).enumerate() {
-            for (r, weight) in block.iter_mut().enumerate() {
-                *weight = weights[r * inputs + channel];
-            }
-        }
         let bias: [f32; ROWS] = std::array::from_fn(|r| self.bias.map_or(0.0, |b| b[row + r]));
-        let mut start = 0;
-        while self.plane - start >= LANES {
-            let sums = self.tile::<ROWS, LANES, FUSED>(&packed, start);
+        let mut start = pixels.start;
+        while pixels.end - start >= LANES {
+            let sums = self.tile::<ROWS, LANES, FUSED>(row, start);
             self.store(row, start, &sums, &bias, dst);
             start += LANES;
         }
         // The planes of 7×7, 14×14 and 28×28 leave tails of 17, 4 and 16 pixels.
-        while self.plane - start >= 8 {
-            let sums = self.tile::<ROWS, 8, FUSED>(&packed, start);
+        while pixels.end - start >= 8 {
+            let sums = self.tile::<ROWS, 8, FUSED>(row, start);
             self.store(row, start, &sums, &bias, dst);
             start += 8;
         }
-        while self.plane - start >= 4 {
-            let sums = self.tile::<ROWS, 4, FUSED>(&packed, start);
+        while pixels.end - start >= 4 {
+            let sums = self.tile::<ROWS, 4, FUSED>(row, start);
             self.store(row, start, &sums, &bias, dst);
             start += 4;
         }
-        for start in start..self.plane {
-            let sums = self.tile::<ROWS, 1, FUSED>(&packed, start);
+        for start in start..pixels.end {
+            let sums = self.tile::<ROWS, 1, FUSED>(row, start);
             self.store(row, start, &sums, &bias, dst);
         }
     }
 
-    /// The sums of `ROWS` output channels at pixels `start..start + LANES`.
+    /// The sums of output channels `row..row + ROWS` at pixels `start..start + LANES`.
     #[inline(always)]
     fn tile<const ROWS: usize, const LANES: usize, const FUSED: bool>(
         &self,
-        packed: &[f32],
+        row: usize,
         start: usize,
     ) -> [[f32; LANES]; ROWS] {
         let mut sums = [[0f32; LANES]; ROWS];
         for (plane, weights) in self
             .src
             .chunks_exact(self.plane)
-            .zip(packed.chunks_exact(ROWS))
+            .zip(self.weights.chunks_exact(self.output_channels))
         {
-            let (Some(pixels), Ok(weights)) = (
+            let (Some(pixels), Some(weights)) = (
                 plane[start..].first_chunk::<LANES>(),
-                <&[f32; ROWS]>::try_from(weights),
+                weights[row..].first_chunk::<ROWS>(),
             ) else {
                 continue;
             };
@@ -202,7 +204,7 @@ mod tests {
             for p in 0..plane {
                 let mut sum = 0f32;
                 for i in 0..op.input_channels {
-                    let (w, x) = (op.weights[o * op.input_channels + i], src[i * plane + p]);
+                    let (w, x) = (op.weights[i * op.output_channels + o], src[i * plane + p]);
                     sum = if fused {
                         w.mul_add(x, sum)
                     } else {

@@ -28,7 +28,7 @@ pub(crate) struct PointwiseConv {
     pub removed_unit_axes: TVec<usize>,
     pub input_channels: usize,
     pub output_channels: usize,
-    /// `[output channel][input channel]`.
+    /// `[input channel][output channel]` (the ONNX weights transposed).
     pub weights: Arc<Vec<f32>>,
     /// One per output channel, added after the sum; `None` adds nothing.
     pub bias: Option<Arc<Vec<f32>>>,
@@ -222,7 +222,10 @@ pub(crate) fn pointwise_einsum(
             continue;
         }
         let weights = weights.cast_to::<f32>()?;
-        let weights = weights.try_as_plain_ram()?.as_slice::<f32>()?.to_vec();
+        let weights = weights.try_as_plain_ram()?.as_slice::<f32>()?;
+        let weights = (0..inputs * outputs)
+            .map(|at| weights[(at % outputs) * inputs + at / outputs])
+            .collect();
         return Ok(Some((
             node.inputs[data],
             PointwiseConv {
