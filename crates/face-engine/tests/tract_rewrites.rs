@@ -1,8 +1,8 @@
-//! Our kernels (`Kernels::Ours`: depthwise, 1×1 convolution, PReLU, softmax, pooling and
-//! padding rewrites, vector state cleared between nodes) against tract as it ships
-//! (`Kernels::PlainTract`) on real photos: every output the engine derives must agree to
-//! within float rounding. The 1×1 convolution (on CPUs with FMA), PReLU, pooling, padding and
-//! vector-state clearing are exact; the depthwise and softmax kernels round differently.
+//! Our kernels (`Kernels::Ours`: depthwise, PReLU, softmax, max pooling and padding rewrites,
+//! vector state cleared between nodes) against tract as it ships (`Kernels::PlainTract`) on
+//! real photos and on every model's raw outputs: all must agree to within float rounding. The
+//! PReLU, pooling and padding rewrites and the vector-state clearing are exact; the depthwise
+//! and softmax kernels may round differently.
 
 mod common;
 

@@ -1,17 +1,14 @@
-//! Graph rewrites that swap six of tract's slow kernels for our own before the plan is
-//! optimised: depthwise convolutions ([`depthwise::RowwiseDepthwise`]), 1×1 convolutions
-//! with their bias ([`pointwise::PointwiseConv`]), PReLUs written as
+//! Graph rewrites that swap five of tract's slow kernels for our own before the plan is
+//! optimised: depthwise convolutions ([`depthwise::RowwiseDepthwise`]), PReLUs written as
 //! `Max(x, 0) + alpha × Min(x, 0)` ([`prelu::ChannelPrelu`]), last-axis softmaxes
 //! ([`softmax::LastAxisSoftmax`]), unpadded max pooling ([`maxpool::PlaneMaxPool`]) and
 //! constant padding ([`pad::RowCopyPad`]). Everything else stays tract's. Each swap is
 //! measured in `docs/benchmarks.md` (issue 16) and checked against tract's own output in
 //! `tests/tract_rewrites.rs`.
 
-mod channel_mix;
 mod depthwise;
 mod maxpool;
 mod pad;
-mod pointwise;
 mod prelu;
 mod softmax;
 mod vector_state;
@@ -19,7 +16,6 @@ mod vector_state;
 use tract_onnx::prelude::*;
 use tract_onnx::tract_core::ops::array::{Pad, PadMode};
 use tract_onnx::tract_core::ops::cnn::{Conv, KernelFormat, MaxPool};
-use tract_onnx::tract_core::ops::einsum::EinSum;
 use tract_onnx::tract_core::ops::nn::{DataFormat, Softmax, SoftmaxKind};
 
 use depthwise::{DepthwiseGeometry, RowwiseDepthwise};
@@ -55,11 +51,9 @@ impl Kernels {
     }
 }
 
-/// Replaces every depthwise convolution with constant weights, every 1×1 convolution (a
-/// pointwise `EinSum` once decluttered, with the bias `Add` after it), every `Max(x, 0) +
-/// alpha × Min(x, 0)` with per-channel `alpha`, every f32 last-axis softmax, every unpadded
-/// f32 max pooling and every f32 constant padding of a decluttered model; other nodes are
-/// untouched.
+/// Replaces every depthwise convolution with constant weights, every `Max(x, 0) + alpha ×
+/// Min(x, 0)` with per-channel `alpha`, every f32 last-axis softmax, every unpadded f32 max
+/// pooling and every f32 constant padding of a decluttered model; other nodes are untouched.
 pub(crate) fn rewrite(mut model: TypedModel) -> TractResult<TypedModel> {
     for id in model.eval_order()? {
         let node = model.node(id);
@@ -67,15 +61,8 @@ pub(crate) fn rewrite(mut model: TypedModel) -> TractResult<TypedModel> {
             node.op_as::<Conv>()
         {
             depthwise_op(&model, node, conv)?.map(|op| (node.inputs[0], Box::new(op) as _))
-        } else if let Some(einsum) = node.op_as::<EinSum>() {
-            pointwise::pointwise_einsum(&model, node, einsum)?
-                .map(|(x, op)| (x, Box::new(op) as Box<dyn TypedOp>))
         } else if node.op().name() == "Add" {
-            match channel_prelu(&model, node)? {
-                Some((x, op)) => Some((x, Box::new(op) as _)),
-                None => pointwise::fold_bias(&model, node)?
-                    .map(|(x, op)| (x, Box::new(op) as Box<dyn TypedOp>)),
-            }
+            channel_prelu(&model, node)?.map(|(x, op)| (x, Box::new(op) as _))
         } else if let Some(softmax) = node.op_as::<Softmax>() {
             last_axis_softmax(&model, node, softmax)?.map(|op| (node.inputs[0], Box::new(op) as _))
         } else if let Some(pool) = node.op_as::<MaxPool>() {
