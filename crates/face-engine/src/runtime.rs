@@ -76,6 +76,7 @@ impl OnnxModel {
             model: name.to_owned(),
             message: format!("{e:#}"),
         };
+        crate::kernels::prefer_measured_vector_width();
         let plain_tract = kernels == Kernels::PlainTract;
         let plan = tract_onnx::onnx()
             .model_for_read(&mut std::io::Cursor::new(onnx))

@@ -121,3 +121,39 @@ fn every_model_output_agrees_with_plain_tract() {
         }
     }
 }
+
+/// On an AMD Zen 4 (family 0x19 with AVX-512) the engine asks tract for its 256-bit matrix
+/// kernels, unless the operator set `TRACT_CPU_ISA`; elsewhere tract picks as it ships. The
+/// plan's nodes name the kernel each matrix product runs on.
+#[test]
+fn matrix_products_run_at_the_vector_width_chosen_for_this_cpu() {
+    let engine = common::engine();
+    let kernels_named: String = MODEL_ROLES
+        .iter()
+        .flat_map(|role| engine.profile_model(role, 1).expect("model runs"))
+        .filter(|node| node.op == "OptMatMul")
+        .map(|node| node.detail)
+        .collect();
+    assert!(kernels_named.contains("mmm_f32"), "no matrix kernel named");
+    let zen_4 = is_amd_zen_4_with_avx512();
+    if std::env::var_os("TRACT_CPU_ISA").is_none() && zen_4 {
+        assert!(
+            !kernels_named.contains("avx512_mmm"),
+            "Zen 4 runs 512-bit kernels"
+        );
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn is_amd_zen_4_with_avx512() -> bool {
+    let vendor = std::arch::x86_64::__cpuid(0);
+    let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
+    let signature = std::arch::x86_64::__cpuid(1).eax;
+    let family = ((signature >> 8) & 0xf) + ((signature >> 20) & 0xff);
+    amd && family == 0x19 && std::arch::is_x86_feature_detected!("avx512f")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn is_amd_zen_4_with_avx512() -> bool {
+    false
+}

@@ -4,7 +4,8 @@
 //! ([`softmax::LastAxisSoftmax`]), unpadded max pooling ([`maxpool::PlaneMaxPool`]) and
 //! constant padding ([`pad::RowCopyPad`]). Everything else stays tract's. Each swap is
 //! measured in `docs/benchmarks.md` (issue 16) and checked against tract's own output in
-//! `tests/tract_rewrites.rs`.
+//! `tests/tract_rewrites.rs`. [`vector_width`] picks the vector width tract's own kernels run
+//! at on this CPU.
 
 mod depthwise;
 mod maxpool;
@@ -12,6 +13,7 @@ mod pad;
 mod prelu;
 mod softmax;
 mod vector_state;
+mod vector_width;
 
 use tract_onnx::prelude::*;
 use tract_onnx::tract_core::ops::array::{Pad, PadMode};
@@ -24,6 +26,7 @@ use pad::RowCopyPad;
 use prelu::ChannelPrelu;
 use softmax::LastAxisSoftmax;
 pub(crate) use vector_state::clear_upper_vector_state;
+pub(crate) use vector_width::prefer_measured_vector_width;
 
 /// Whether two weight vectors hold the same floats bit for bit (ops compare by value, and
 /// `f32` has no `Eq`).
@@ -31,7 +34,8 @@ fn same_bits(a: &[f32], b: &[f32]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
-/// Which kernels a loaded model runs on.
+/// Which kernels a loaded model runs on. Either way tract runs at the vector width
+/// [`prefer_measured_vector_width`] chose for this CPU (a process-wide setting).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kernels {
     /// Our rewrites ([`rewrite`]) and [`clear_upper_vector_state`] between nodes: the default.
