@@ -5,7 +5,9 @@ for every model). onnxruntime and tract both get fixed-seed uniform [0, 1) tenso
 model's input shape (`examples/model_costs`; all zeros would make some graphs carry slow
 denormal floats). tract runs twice: as it ships (`FACEGATE_PLAIN_TRACT=1`) and with the
 engine's own kernels (crates/face-engine/src/kernels). All are pinned to the same core and
-report the best of two medians of 60 runs after 5 warm-up runs.
+report the best of two medians of 60 runs after 5 warm-up runs. On an AMD Zen 4 both tract
+runs use tract's AVX2 matrix kernels, the engine's default there (kernels/vector_width.rs);
+`TRACT_CPU_ISA=+avx512f python bench/ort_compare.py` times its AVX-512 ones.
 
 Usage: python bench/ort_compare.py   (needs: pip install onnxruntime numpy; builds the
 example with cargo --release)

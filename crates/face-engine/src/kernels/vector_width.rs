@@ -3,7 +3,7 @@
 //! halves, so tract's AVX-512 matrix kernels gain no throughput there, while their taller
 //! tiles (16 to 48 rows) waste more on our models' small channel counts than the AVX2 + FMA
 //! kernels' (8 to 40 rows). Measured on this project's Zen 4 machines: group detector, mesh,
-//! embedder and anti-spoof model 6 to 10 % faster on the 256-bit kernels, the selfie detector
+//! embedder and anti-spoof model 5 to 9 % faster on the 256-bit kernels, the selfie detector
 //! unchanged (`docs/benchmarks.md`, issue 16, fourth round). On those cores the engine asks
 //! tract for its 256-bit kernels; everywhere else tract picks as it ships.
 //!
