@@ -67,6 +67,13 @@ if ! command -v haproxy >/dev/null 2>&1; then
     || missing "HAProxy could not be installed: the scale-out tests need it"
 fi
 
+# The API conformance test holds the server to its OpenAPI document with schemathesis (PyPI),
+# pinned here.
+if ! st --version 2>/dev/null | grep -q "4.32.5"; then
+  python3 -m pip install --quiet --disable-pip-version-check "schemathesis==4.32.5" >/dev/null 2>&1 \
+    || missing "schemathesis could not be installed: the API conformance test needs it"
+fi
+
 # The web-UI tests drive Debian's Chromium with playwright-core (tests/browser, pinned by its
 # package-lock.json) and axe-core.
 if ! command -v chromium >/dev/null 2>&1; then

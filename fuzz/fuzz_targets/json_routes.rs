@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use actix_web::{App, test};
+use actix_web::test;
 use libfuzzer_sys::fuzz_target;
 
 struct Fixture {
@@ -25,10 +25,6 @@ fn fixture() -> Fixture {
     store.migrate().expect("migrate");
     let tenant = store.ensure_tenant("fuzz").expect("tenant");
     let (_, key) = store.create_api_key(tenant.id).expect("key");
-    let limits = facegate_http::ratelimit::RateLimits {
-        per_second: 0,
-        per_minute: 0,
-    };
     let sessions = facegate_sessions::SessionService::new(
         store.clone(),
         engine.clone(),
@@ -37,18 +33,15 @@ fn fixture() -> Fixture {
         1,
     )
     .expect("session service");
-    let state = facegate_http::AppState {
-        engine,
-        sessions,
-        trusted_proxies: Arc::new(Vec::new()),
-        ui: Arc::default(),
-        failed_credentials: Arc::new(facegate_http::guessing::FailedCredentials::new(0)),
-        deliveries: Arc::default(),
-        search: Arc::new(facegate_storage::search::FaceSearch::new(store)),
-        limiter: Arc::new(facegate_http::ratelimit::RateLimiter::new(limits)),
-        metrics: Arc::new(facegate_http::observability::Metrics::default()),
-        inference: Arc::new(facegate_http::gate::InferenceGate::per_core()),
-    };
+    let search = Arc::new(facegate_storage::search::FaceSearch::new(store));
+    // the app the binary serves; the limits off, since every input comes from one address
+    let state = facegate_http::AppStateBuilder::new(engine, search, sessions)
+        .rate_limits(facegate_http::ratelimit::RateLimits {
+            per_second: 0,
+            per_minute: 0,
+        })
+        .failed_credentials_per_minute(0)
+        .build();
     Fixture {
         state,
         key,
@@ -84,10 +77,7 @@ fuzz_target!(|data: &[u8]| {
     FIXTURE.with(|fixture| {
         RUNTIME.with(|runtime| {
             runtime.block_on(async {
-                let app = test::init_service(
-                    App::new().configure(facegate_http::configure(fixture.state.clone())),
-                )
-                .await;
+                let app = test::init_service(facegate_http::app(fixture.state.clone())).await;
                 let request = test::TestRequest::default()
                     .method(method.parse().expect("method"))
                     .uri(&uri_ok.to_string())

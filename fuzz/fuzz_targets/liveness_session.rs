@@ -7,7 +7,7 @@
 use std::sync::{Arc, OnceLock};
 
 use facegate_face_engine::FaceEngine;
-use facegate_liveness_engine::{LivenessConfig, LivenessMode, LivenessSession};
+use facegate_liveness_engine::{LivenessConfig, SessionMode, LivenessSession};
 use libfuzzer_sys::fuzz_target;
 
 fn engine() -> Arc<FaceEngine> {
@@ -25,11 +25,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let mode = if mode_byte & 1 == 0 {
-        LivenessMode::Passive
+        SessionMode::Passive
     } else {
-        LivenessMode::Active
+        SessionMode::Active
     };
-    let Ok(mut session) = LivenessSession::new(engine(), LivenessConfig::default(), mode) else {
+    let Ok(mut session) = LivenessSession::new(engine(), LivenessConfig::default(), mode, &mut <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(0)) else {
         return;
     };
     let mut timestamp: u64 = 1_000;

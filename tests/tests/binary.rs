@@ -24,6 +24,33 @@ fn serve_is_the_default_and_healthz_answers_after_models_load() {
 }
 
 #[test]
+fn logs_to_a_file_carry_no_colour_codes_and_json_logs_are_one_object_a_line() {
+    let server = start_server(&[]);
+    let log = server.log();
+    assert!(log.contains("models loaded"), "{log}");
+    assert!(!log.contains('\u{1b}'), "ANSI codes in a log file:\n{log}");
+
+    let server = start_server(&[("FACEGATE__LOG__FORMAT", "json")]);
+    let log = server.log();
+    let lines: Vec<&str> = log.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert!(!lines.is_empty());
+    for line in &lines {
+        let object: serde_json::Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        assert!(
+            object["level"].is_string() && object["fields"].is_object(),
+            "{line}"
+        );
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("\"message\":\"models loaded\"")),
+        "{log}"
+    );
+}
+
+#[test]
 fn the_binary_runs_from_any_directory_on_its_embedded_models() {
     let elsewhere = tempfile::tempdir().expect("temp dir");
     let port = facegate_blackbox_tests::free_port();

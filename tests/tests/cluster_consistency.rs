@@ -196,6 +196,8 @@ fn limits_and_attempt_counts_hold_for_the_whole_deployment() {
     assert_eq!((allowed, refused), (3, 3), "{created:?}");
 
     // failed credentials: 12 wrong keys spread over the replicas lock the address out of all
+    // of them for guessing, but not for its probes, its metrics or its valid keys (HAProxy's
+    // health checks come from this very address)
     start_of_a_fresh_window(20);
     for n in 0..12 {
         let reply = get(
@@ -205,13 +207,34 @@ fn limits_and_attempt_counts_hold_for_the_whole_deployment() {
         assert_eq!(reply.status, 401, "{n}: {:?}", reply.body);
     }
     for replica in &replicas {
-        let reply = get(&format!("{replica}/api/v2/collections"), Some(&key));
+        let reply = get(
+            &format!("{replica}/api/v2/collections"),
+            Some("fg_0000000000000000_wrong"),
+        );
         assert_eq!(
             (reply.status, reply.code()),
             (429, "too_many_failed_attempts"),
-            "{replica} let a locked-out address in"
+            "{replica} let a locked-out address go on guessing"
         );
+        for probe in ["/healthz", "/readyz", "/metrics"] {
+            let reply = get(&format!("{replica}{probe}"), None);
+            assert_eq!(
+                reply.status, 200,
+                "{replica}{probe} from a locked-out address"
+            );
+        }
     }
+    // a valid key (a second one: the first is over its per-minute limit by now) is served
+    let fresh_key = cluster.create_key("shop");
+    let reply = get(
+        &format!("{}/api/v2/collections", cluster.lb_url),
+        Some(&fresh_key),
+    );
+    assert_eq!(
+        reply.status, 200,
+        "a valid key through the balancer: {:?}",
+        reply.body
+    );
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Token and key guessing against the real binary: 10,000 wrong API keys and 10,000 wrong session
-//! tokens are all refused the same way, on SQLite and on PostgreSQL; refused credentials lock the client address out for the
-//! rest of its minute (429 `too_many_failed_attempts`, right credentials included) while other
-//! addresses go on; and the time to refuse a key with a right or a wrong prefix is printed
+//! tokens are all refused the same way, on SQLite and on PostgreSQL; refused credentials lock the
+//! client address out of guessing for the rest of its minute (429 `too_many_failed_attempts` for
+//! keys, tokens and links) while its probes, its metrics and its valid keys, and other addresses,
+//! go on; and the time to refuse a key with a right or a wrong prefix is printed
 //! (measured, never asserted: docs/security.md).
 
 use std::collections::BTreeMap;
@@ -166,11 +167,21 @@ fn refused_credentials_lock_the_address_out_for_a_minute() {
         let url = format!("{}/api/v1/session/{id}/result?token=wrong", server.base_url);
         assert_eq!(client.get(&url, None, attacker).0, 404);
     }
-    let (status, body) = client.get(&collections, Some(&key), attacker);
-    assert_eq!(status, 429, "locked out, even with the right key: {body}");
+    // locked out of guessing: wrong keys, session tokens and verification links
+    let (status, body) = client.get(&collections, Some("fg_wrong"), attacker);
+    assert_eq!(status, 429, "a wrong key from a locked-out address: {body}");
     assert!(body.contains("too_many_failed_attempts"), "{body}");
+    let url = format!("{}/api/v1/session/{id}/result?token=wrong", server.base_url);
+    assert_eq!(client.get(&url, None, attacker).0, 429);
     let page = format!("{}/verify/{id}?token={token}", server.base_url);
     assert_eq!(client.get(&page, None, attacker).0, 429);
+    // never out of the probes, the metrics, or a request with a valid key
+    for probe in ["/healthz", "/readyz", "/metrics"] {
+        let url = format!("{}{probe}", server.base_url);
+        assert_eq!(client.get(&url, None, attacker).0, 200, "{probe}");
+    }
+    let (status, body) = client.get(&collections, Some(&key), attacker);
+    assert_eq!(status, 200, "a valid key from a locked-out address: {body}");
     // another address is not affected
     let neighbour = Some("203.0.113.8");
     assert_eq!(client.get(&collections, Some(&key), neighbour).0, 200);

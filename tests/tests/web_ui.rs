@@ -31,12 +31,8 @@ fn a_passive_session_passes_in_chromium_through_redirect_result_and_webhook() {
     let key = create_key(&server, "bank");
     let secret = cli(&server, &["webhooks", "secret", "--tenant", "bank"]);
     let camera = video_camera("webcam-man-1", 0.0, 14.0);
-    // sessions created so far (each sends a webhook), and the one non-pass verdict tolerated:
-    // the fake camera replays a webcam clip of a man who barely moves, and on a loaded machine
-    // the motion layer has once judged its few analysed frames flat (issue 15's "a live person
-    // who barely moves fails"); the layers are printed so it stays visible
+    // one session per viewport, each sending one webhook
     let mut sessions = 0;
-    let mut tolerated_failures = 0;
     for viewport in ["phone", "desktop"] {
         sessions += 1;
         let created = create_managed_session(
@@ -60,38 +56,15 @@ fn a_passive_session_passes_in_chromium_through_redirect_result_and_webhook() {
             "expect_redirect": REDIRECT,
         }));
         assert_eq!(report["status"], 200);
-        if report["verdict"] != "pass" && tolerated_failures == 0 {
-            tolerated_failures += 1;
+        if report["verdict"] != "pass" {
             let keyed = facegate_blackbox_tests::get(
                 &format!("{}/api/v1/session/{id}/result", server.base_url),
                 Some(&key),
             );
-            eprintln!(
-                "{viewport}: verdict {} (tolerated once, trying a new session): {:#}",
+            panic!(
+                "{viewport}: verdict {}: {report:#}\nlayers: {:#}",
                 report["verdict"], keyed.body["layers"]
             );
-            let created = create_managed_session(
-                &server,
-                &key,
-                json!({"mode": "passive", "redirect_url": REDIRECT,
-                       "webhook_url": format!("https://127.0.0.1:{}/hooks", receiver.port)}),
-            );
-            sessions += 1;
-            let (id, token) = id_and_token(&created);
-            let report = run_scenario(&json!({
-                "name": format!("passive-{viewport}-again"),
-                "url": created["session_url"],
-                "camera": camera,
-                "viewport": viewport,
-                "shots": screenshot_dir(),
-                "until": "result",
-                "expect_redirect": REDIRECT,
-            }));
-            assert_eq!(report["verdict"], "pass", "{report:#}");
-            let result = session_result(&server, &id, &token);
-            assert_eq!(result.body["verdict"], "pass", "{:?}", result.body);
-            receiver.wait_for(sessions, Duration::from_secs(30));
-            continue;
         }
         assert_eq!(report["verdict"], "pass", "{report:#}");
         assert_eq!(
@@ -207,51 +180,33 @@ fn a_dropped_socket_shows_an_error_and_try_again_finishes_the_flow() {
     };
     let server = start_server(&[]);
     let key = create_key(&server, "bank");
-    for attempt in 0..2 {
-        let created = create_managed_session(
-            &server,
-            &key,
-            json!({"mode": "passive", "redirect_url": REDIRECT}),
-        );
-        let (id, _) = id_and_token(&created);
-        let report = run_scenario(&json!({
-            "name": "socket-drop",
-            "both_viewports": true,
-            "url": created["session_url"],
-            "camera": video_camera("webcam-man-1", 0.0, 14.0),
-            "viewport": "phone",
-            "shots": screenshot_dir(),
-            "until": "result",
-            "drop_socket_after_ms": 1200,
-        }));
-        assert_eq!(report["problem"], "connection", "{report:#}");
-        assert_accessible(&report);
-        if report["verdict"] == "pass" {
-            return;
-        }
-        // the flow finished after "Try again"; the clip's man barely moves, and the one
-        // non-pass tolerated is the motion layer finding too little motion to judge (a
-        // `retry`, issue 15's known limit), never an attack; the layers are printed
-        let keyed = facegate_blackbox_tests::get(
-            &format!("{}/api/v1/session/{id}/result", server.base_url),
-            Some(&key),
-        );
-        let motion_unjudged = keyed.body["layers"]["layers"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .any(|l| l["layer"] == "motion" && l["evidence"] == "none");
-        assert!(
-            attempt == 0 && report["verdict"] == "retry" && motion_unjudged,
-            "verdict {} after the dropped socket: {:#}",
-            report["verdict"],
-            keyed.body["layers"]
-        );
-        eprintln!(
-            "verdict retry, motion unjudged (tolerated once): {:#}",
-            keyed.body["layers"]
-        );
-    }
+    let created = create_managed_session(
+        &server,
+        &key,
+        json!({"mode": "passive", "redirect_url": REDIRECT}),
+    );
+    let (id, _) = id_and_token(&created);
+    let report = run_scenario(&json!({
+        "name": "socket-drop",
+        "both_viewports": true,
+        "url": created["session_url"],
+        "camera": video_camera("webcam-man-1", 0.0, 14.0),
+        "viewport": "phone",
+        "shots": screenshot_dir(),
+        "until": "result",
+        "drop_socket_after_ms": 1200,
+    }));
+    assert_eq!(report["problem"], "connection", "{report:#}");
+    assert_accessible(&report);
+    let keyed = facegate_blackbox_tests::get(
+        &format!("{}/api/v1/session/{id}/result", server.base_url),
+        Some(&key),
+    );
+    assert_eq!(
+        report["verdict"], "pass",
+        "verdict after the dropped socket and \"Try again\": {report:#}\nlayers: {:#}",
+        keyed.body["layers"]
+    );
 }
 
 #[test]

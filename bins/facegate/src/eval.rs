@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::Subcommand;
 use face_engine::evaluation::{embed_identity_set, pair_scores, verification_report};
 use face_engine::{DetectOptions, FaceEngine, Image};
-use liveness_engine::LivenessMode;
+use liveness_engine::SessionMode;
 use rayon::prelude::*;
 
 use crate::settings::Settings;
@@ -43,8 +43,8 @@ pub fn run(settings: &Settings, command: EvalCommand) -> Result<(), String> {
         EvalCommand::Detect { dir } => detect(&engine, &dir, settings.limits.max_image_pixels),
         EvalCommand::Liveness { mode, dir, fps } => {
             let mode = match mode {
-                ModeArg::Active => LivenessMode::Active,
-                ModeArg::Passive => LivenessMode::Passive,
+                ModeArg::Active => SessionMode::Active,
+                ModeArg::Passive => SessionMode::Passive,
             };
             crate::eval_liveness::run(engine, mode, &dir, fps)
         }

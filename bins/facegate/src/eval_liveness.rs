@@ -14,12 +14,12 @@ use liveness_engine::replay::{
     ClassSummary, Recording, ReplayOutcome, SegmentLabels, is_jpeg, replay_in_order,
     replay_scripted,
 };
-use liveness_engine::{LivenessConfig, LivenessMode, LivenessSession};
+use liveness_engine::{LivenessConfig, LivenessSession, SessionMode};
 
 /// Frames a scripted active session may use before it is abandoned.
 const SCRIPTED_FRAME_CAP: usize = 2_000;
 
-pub fn run(engine: FaceEngine, mode: LivenessMode, dir: &Path, fps: f32) -> Result<(), String> {
+pub fn run(engine: FaceEngine, mode: SessionMode, dir: &Path, fps: f32) -> Result<(), String> {
     if !(fps > 0.0 && fps <= 120.0) {
         return Err("--fps must be within 0..=120".into());
     }
@@ -53,22 +53,24 @@ pub fn run(engine: FaceEngine, mode: LivenessMode, dir: &Path, fps: f32) -> Resu
 fn replay_one(
     engine: &Arc<FaceEngine>,
     config: &LivenessConfig,
-    mode: LivenessMode,
+    mode: SessionMode,
     folder: &Path,
     recording: &Recording,
     fps: f32,
 ) -> Result<ReplayOutcome, String> {
     let labels_path = folder.join("segments.toml");
-    if mode == LivenessMode::Active && labels_path.is_file() {
+    if mode == SessionMode::Active && labels_path.is_file() {
         let text = std::fs::read_to_string(&labels_path).map_err(|e| e.to_string())?;
         let labels: SegmentLabels =
             toml::from_str(&text).map_err(|e| format!("{}: {e}", labels_path.display()))?;
-        let mut session = LivenessSession::new(engine.clone(), config.clone(), mode)
-            .map_err(|e| e.to_string())?;
+        let mut session =
+            LivenessSession::new(engine.clone(), config.clone(), mode, &mut rand::rng())
+                .map_err(|e| e.to_string())?;
         return replay_scripted(&mut session, recording, &labels, fps, SCRIPTED_FRAME_CAP)
             .map_err(|e| e.to_string());
     }
-    replay_in_order(engine, config, mode, recording, 0, fps).map_err(|e| e.to_string())
+    replay_in_order(engine, config, mode, recording, 0, fps, &mut rand::rng())
+        .map_err(|e| e.to_string())
 }
 
 /// DIR itself when it holds frames, otherwise each of its sub-folders, sorted.

@@ -50,12 +50,6 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
     let settings = match Settings::load(cli.config.as_deref()) {
         Ok(settings) => settings,
         Err(e) => {
@@ -63,6 +57,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    init_logging(settings.log.format);
     let outcome = match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => serve::run(&settings),
         Command::Migrate => migrate(&settings),
@@ -76,6 +71,21 @@ fn main() -> ExitCode {
             eprintln!("error: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Log lines to standard error: `text` with colours only on a terminal (a file or a pipe gets
+/// no ANSI codes), or one JSON object a line.
+fn init_logging(format: settings::LogFormat) {
+    use std::io::IsTerminal;
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    let lines = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        settings::LogFormat::Text => lines.with_ansi(std::io::stderr().is_terminal()).init(),
+        settings::LogFormat::Json => lines.json().with_ansi(false).init(),
     }
 }
 

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use actix_web::{App, HttpServer, web};
+use actix_web::{HttpServer, web};
 use http::AppState;
 use storage::search::FaceSearch;
 
@@ -35,36 +35,22 @@ pub fn run(settings: &Settings) -> Result<(), String> {
     let shutdown = Arc::new(AtomicBool::new(false));
     let workers_shutdown = shutdown.clone();
     let outcome = actix_web::rt::System::new().block_on(async move {
-        let starting =
-            HttpServer::new(|| App::new().default_service(web::to(http::health::starting)))
-                .workers(1)
-                .disable_signals()
-                .listen(listener.try_clone().map_err(|e| e.to_string())?)
-                .map_err(|e| e.to_string())?
-                .run();
+        let starting = HttpServer::new(http::starting_app)
+            .workers(1)
+            .disable_signals()
+            .listen(listener.try_clone().map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?
+            .run();
         let starting_handle = starting.handle();
         let starting_task = actix_web::rt::spawn(starting);
         tracing::info!(%address, tls = settings.tls_enabled(), "listening; starting up");
-        let deadlines = body_deadlines(&settings);
         let prepared = web::block(move || prepare(settings, workers_shutdown))
             .await
             .map_err(|e| e.to_string())??;
         let (state, workers, http_workers) = prepared;
-        let server = HttpServer::new(move || {
-            App::new()
-                .wrap(actix_web::middleware::from_fn(move |req, next| {
-                    http::deadline::limit_body_time(deadlines, req, next)
-                }))
-                .wrap(actix_web::middleware::from_fn(
-                    http::guessing::refuse_guessers,
-                ))
-                .wrap(actix_web::middleware::from_fn(
-                    http::observability::request_log,
-                ))
-                .configure(http::configure(state.clone()))
-        })
-        .workers(http_workers)
-        .shutdown_timeout(SHUTDOWN_GRACE_SECONDS);
+        let server = HttpServer::new(move || http::app(state.clone()))
+            .workers(http_workers)
+            .shutdown_timeout(SHUTDOWN_GRACE_SECONDS);
         let server = match tls {
             Some(config) => server.listen_rustls_0_23(listener, config),
             None => server.listen(listener),
@@ -121,11 +107,14 @@ fn prepare(settings: Settings, shutdown: Arc<AtomicBool>) -> Result<Prepared, St
         settings.sessions.analysis_threads,
     )
     .map_err(|e| e.to_string())?;
-    let mut workers = vec![spawn_retention_sweeper(
-        store.clone(),
-        Duration::from_secs(settings.sessions.sweep_interval_seconds),
-        shutdown.clone(),
-    )?];
+    let mut workers = vec![
+        sessions::sweeper::RetentionSweeper::new(store.clone())
+            .spawn(
+                shutdown.clone(),
+                Duration::from_secs(settings.sessions.sweep_interval_seconds),
+            )
+            .map_err(|e| format!("cannot start the retention sweeper: {e}"))?,
+    ];
     let deliveries = Arc::new(webhooks::DeliveryCounters::default());
     if settings.webhooks.deliver {
         let ca_file = Some(settings.webhooks.ca_file.trim())
@@ -144,37 +133,20 @@ fn prepare(settings: Settings, shutdown: Arc<AtomicBool>) -> Result<Prepared, St
         per_second: settings.rate_limit.per_second,
         per_minute: settings.rate_limit.per_minute,
     };
-    // on a shared database every replica counts against the same limits
-    let (limiter, failed_credentials) = {
-        let per_minute = settings.security.failed_credentials_per_minute;
-        match store.backend() {
-            storage::Backend::Postgres => (
-                http::ratelimit::RateLimiter::shared(limits, store.clone()),
-                http::guessing::FailedCredentials::shared(per_minute, store.clone()),
-            ),
-            storage::Backend::Sqlite => (
-                http::ratelimit::RateLimiter::new(limits),
-                http::guessing::FailedCredentials::new(per_minute),
-            ),
-        }
-    };
-    let state = AppState {
-        engine,
-        search,
-        limiter: Arc::new(limiter),
-        metrics: Arc::new(http::observability::Metrics::default()),
-        inference: Arc::new(http::gate::InferenceGate::per_core()),
-        sessions,
-        trusted_proxies: Arc::new(webhooks::guard::parse_networks(
+    let state = http::AppStateBuilder::new(engine, search, sessions)
+        .rate_limits(limits)
+        .failed_credentials_per_minute(settings.security.failed_credentials_per_minute)
+        .trusted_proxies(webhooks::guard::parse_networks(
             &settings.server.trusted_proxies,
-        )?),
-        ui: Arc::new(
-            http::ui::UiSettings::new(&settings.ui.embed_origins)
-                .map_err(|e| format!("ui.embed_origins: {e}"))?,
-        ),
-        failed_credentials: Arc::new(failed_credentials),
-        deliveries,
-    };
+        )?)
+        .ui(http::ui::UiSettings::new(&settings.ui.embed_origins)
+            .map_err(|e| format!("ui.embed_origins: {e}"))?)
+        .deliveries(deliveries)
+        .body_deadlines(body_deadlines(&settings))
+        .upload_limits(app::UploadLimits {
+            max_image_pixels: settings.limits.max_image_pixels,
+        })
+        .build();
     let http_workers = match settings.server.workers {
         0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
         n => n,
@@ -202,39 +174,16 @@ fn session_settings(settings: &Settings) -> sessions::SessionSettings {
         liveness: liveness_engine::LivenessConfig::default(),
         compare_threshold: http::DEFAULT_THRESHOLD,
         socket_idle_seconds: settings.sessions.socket_idle_seconds,
-    }
-}
-
-/// Expires sessions past their lifetime, deletes their photos and drops finished request
-/// counters and stream leases, every `interval`, until `shutdown`.
-fn spawn_retention_sweeper(
-    store: storage::Store,
-    interval: Duration,
-    shutdown: Arc<AtomicBool>,
-) -> Result<JoinHandle<()>, String> {
-    std::thread::Builder::new()
-        .name("retention-sweeper".into())
-        .spawn(move || {
-            while !shutdown.load(Ordering::Relaxed) {
-                match store.sweep_expired_sessions(storage::now_millis()) {
-                    Ok((0, 0)) => {}
-                    Ok((expired, photos)) => tracing::info!(expired, photos, "retention sweep"),
-                    Err(e) => tracing::warn!(error = %e, "retention sweep failed"),
-                }
-                let now = storage::now_millis();
-                if let Err(e) = store
-                    .sweep_request_counters(now)
-                    .and_then(|_| store.sweep_session_streams(now))
-                {
-                    tracing::warn!(error = %e, "sweeping counters and stream leases failed");
-                }
-                // sleep in short steps so shutdown is prompt
-                let mut slept = Duration::ZERO;
-                while slept < interval && !shutdown.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(200));
-                    slept += Duration::from_millis(200);
-                }
+        randomness: match settings.sessions.rng_seed {
+            Some(seed) => {
+                tracing::warn!(
+                    seed,
+                    "sessions.rng_seed is set: every session draws the same challenges (tests only)"
+                );
+                sessions::SessionRandomness::Seeded(seed)
             }
-        })
-        .map_err(|e| format!("cannot start the retention sweeper: {e}"))
+            None => sessions::SessionRandomness::Os,
+        },
+        max_image_pixels: settings.limits.max_image_pixels,
+    }
 }

@@ -21,6 +21,24 @@ pub struct Settings {
     pub rate_limit: RateLimitSettings,
     pub webhooks: WebhookSettings,
     pub ui: UiSettings,
+    pub log: LogSettings,
+}
+
+/// How log lines are written (to standard error; the level comes from `RUST_LOG`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogSettings {
+    /// `text` (for people; colours only when standard error is a terminal) or `json` (one
+    /// JSON object a line, for log shippers).
+    pub format: LogFormat,
+}
+
+/// `log.format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -82,6 +100,10 @@ pub struct SessionSettings {
     pub analysis_threads: usize,
     /// A socket with no frame, or no answer to pings, for this long is closed (4000 / 1001).
     pub socket_idle_seconds: u64,
+    /// Tests only: every session draws its challenges from a generator with this seed instead
+    /// of the operating system's CSPRNG (unset in production; start-up warns when set).
+    #[serde(default)]
+    pub rng_seed: Option<u64>,
     pub direct: DirectSessionSettings,
 }
 
@@ -222,6 +244,9 @@ poll_interval_ms = 1000
 
 [ui]
 embed_origins = []
+
+[log]
+format = "text"
 "#;
 
 impl Settings {

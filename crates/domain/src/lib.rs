@@ -22,3 +22,7 @@ pub use webhook::{DeliveryStatus, WebhookAttempt, WebhookDelivery};
 
 /// Milliseconds since the Unix epoch; every stored timestamp uses it.
 pub type UnixMillis = i64;
+
+/// The default similarity threshold of every compare (the spec's "solid match"): compare,
+/// compare-faces, compare-with-session.
+pub const DEFAULT_COMPARE_THRESHOLD: f32 = 0.65;

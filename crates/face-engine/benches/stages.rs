@@ -69,13 +69,7 @@ fn stages(c: &mut Criterion) {
         b.iter(|| engine.portrait(black_box(&selfie), &face))
     });
 
-    for role in [
-        "detector_selfie",
-        "detector_group",
-        "landmarks",
-        "embedder",
-        "anti_spoof",
-    ] {
+    for role in facegate_face_engine::ModelRole::ALL {
         c.bench_function(&format!("model_only_{role}"), |b| {
             b.iter(|| engine.run_model_once(black_box(role)))
         });

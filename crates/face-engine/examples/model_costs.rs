@@ -8,9 +8,9 @@
 
 use std::time::Instant;
 
-use facegate_face_engine::{FaceEngine, MODEL_ROLES};
+use facegate_face_engine::{FaceEngine, ModelRole};
 
-fn median_ms(engine: &FaceEngine, role: &str, runs: usize) -> f64 {
+fn median_ms(engine: &FaceEngine, role: ModelRole, runs: usize) -> f64 {
     let mut samples: Vec<f64> = (0..runs)
         .map(|_| {
             let start = Instant::now();
@@ -25,7 +25,7 @@ fn median_ms(engine: &FaceEngine, role: &str, runs: usize) -> f64 {
 fn main() {
     let models = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models");
     let engine = FaceEngine::load(&models).expect("models");
-    for role in MODEL_ROLES {
+    for role in ModelRole::ALL {
         for _ in 0..5 {
             engine.run_model_once(role).expect("model runs");
         }

@@ -7,14 +7,17 @@
 
 use std::collections::BTreeMap;
 
-use facegate_face_engine::{FaceEngine, MODEL_ROLES};
+use facegate_face_engine::{FaceEngine, ModelRole};
 
 fn main() {
     let models = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models");
     let engine = FaceEngine::load(&models).expect("models");
     let only = std::env::args().nth(1);
-    for role in MODEL_ROLES {
-        if only.as_deref().is_some_and(|wanted| wanted != role) {
+    for role in ModelRole::ALL {
+        if only
+            .as_deref()
+            .is_some_and(|wanted| wanted != role.as_str())
+        {
             continue;
         }
         let nodes = engine.profile_model(role, 40).expect("model runs");

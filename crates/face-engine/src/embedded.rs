@@ -6,8 +6,8 @@
 use rust_embed::RustEmbed;
 
 use crate::error::{EngineError, EngineResult};
-use crate::kernels::Kernels;
 use crate::manifest::{ModelEntry, ModelSet, parse_manifest};
+use inference::Kernels;
 
 /// `models/` as shipped (its README and rebuild scripts come along: a few KB).
 #[derive(RustEmbed)]

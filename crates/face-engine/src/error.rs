@@ -41,8 +41,8 @@ pub enum EngineError {
     #[error("model manifest: {0}")]
     Manifest(String),
     /// The inference runtime failed (model load or run).
-    #[error("inference failed in {model}: {message}")]
-    Inference { model: String, message: String },
+    #[error(transparent)]
+    Inference(#[from] inference::InferenceError),
 }
 
 /// Shorthand result type for the face engine.

@@ -14,14 +14,13 @@ mod error;
 pub mod evaluation;
 mod face;
 pub mod geometry;
-mod kernels;
 mod manifest;
+mod measures;
 mod mesh;
 pub mod portrait;
 mod preprocess;
 mod quality;
 mod resample;
-mod runtime;
 
 use std::path::Path;
 
@@ -29,29 +28,20 @@ pub use align::{ALIGNED_SIZE, ARCFACE_TEMPLATE, AlignedFace, Embedding};
 pub use decode::{DEFAULT_MAX_PIXELS, Image};
 pub use detect::{DetectMode, DetectOptions};
 pub use error::{EngineError, EngineResult};
-pub use face::{Face, Keypoints, Pose, Quality};
-pub use kernels::Kernels;
-pub use manifest::{ModelEntry, read_manifest, sha256_file};
+pub use face::Face;
+pub use inference::{Kernels, NodeCost, Rewrite, RewriteCounts};
+pub use manifest::{ModelEntry, ModelRole, read_manifest, sha256_file};
+pub use measures::{Keypoints, Pose, Quality};
 pub use mesh::Mesh;
 pub use portrait::{PhotoQuality, Portrait};
-pub use runtime::NodeCost;
 
 use manifest::ModelSet;
-
-/// The role of every model the engine loads, in manifest order.
-pub const MODEL_ROLES: [&str; 5] = [
-    "detector_selfie",
-    "detector_group",
-    "landmarks",
-    "embedder",
-    "anti_spoof",
-];
 
 /// `file@sha256-prefix` of the manifest's embedder.
 fn embedder_id(entries: &[ModelEntry]) -> String {
     entries
         .iter()
-        .find(|e| e.role == "embedder")
+        .find(|e| e.role == ModelRole::Embedder)
         .map(|e| format!("{}@{}", e.file, &e.sha256[..12.min(e.sha256.len())]))
         .unwrap_or_default()
 }
@@ -97,33 +87,33 @@ impl FaceEngine {
 
     /// Per model role: inference runs and total seconds since start-up (for metrics).
     pub fn inference_stats(&self) -> Vec<(String, u64, f64)> {
-        MODEL_ROLES
+        ModelRole::ALL
             .iter()
-            .filter_map(|role| self.models.by_role(role).map(|m| m.stats()))
+            .map(|role| self.models.by_role(*role).stats())
             .collect()
     }
 
     /// Runs the model of `role` once on a fixed-seed uniform tensor, without pre- or
     /// post-processing: the model-only time that benchmarks compare with onnxruntime.
-    pub fn run_model_once(&self, role: &str) -> EngineResult<()> {
-        self.model(role)?.run_on_benchmark_input()
+    pub fn run_model_once(&self, role: ModelRole) -> EngineResult<()> {
+        Ok(self.models.by_role(role).run_on_benchmark_input()?)
     }
 
     /// The raw outputs of the model of `role` on the same fixed-seed tensor as
     /// [`FaceEngine::run_model_once`], flattened (tests compare kernels with them).
-    pub fn benchmark_outputs(&self, role: &str) -> EngineResult<Vec<Vec<f32>>> {
-        self.model(role)?.benchmark_outputs()
+    pub fn benchmark_outputs(&self, role: ModelRole) -> EngineResult<Vec<Vec<f32>>> {
+        Ok(self.models.by_role(role).benchmark_outputs()?)
     }
 
     /// Per-node times of the compiled model of `role` (benchmarks: what tract spends where).
-    pub fn profile_model(&self, role: &str, runs: usize) -> EngineResult<Vec<NodeCost>> {
-        self.model(role)?.profile(runs)
+    pub fn profile_model(&self, role: ModelRole, runs: usize) -> EngineResult<Vec<NodeCost>> {
+        Ok(self.models.by_role(role).profile(runs)?)
     }
 
-    fn model(&self, role: &str) -> EngineResult<&runtime::OnnxModel> {
-        self.models
-            .by_role(role)
-            .ok_or_else(|| EngineError::Manifest(format!("no model with role `{role}`")))
+    /// How many ops of the model of `role` each of our kernels replaced (tests hold these to
+    /// the expected counts, so a tract upgrade cannot skip a rewrite in silence).
+    pub fn rewrite_counts(&self, role: ModelRole) -> RewriteCounts {
+        self.models.by_role(role).rewrites()
     }
 
     /// Finds faces, largest first.
@@ -170,7 +160,13 @@ impl FaceEngine {
 
     /// Fits the 468-point mesh to a detected face.
     pub fn landmarks(&self, image: &Image, face: &Face) -> EngineResult<Mesh> {
-        mesh::fit(&self.models, image.rgb(), face)
+        mesh::fit(
+            &self.models,
+            image.rgb(),
+            &face.bbox,
+            &face.keypoints,
+            face.verified_mesh_for_current_box(),
+        )
     }
 
     /// One mesh pass on the detector's eye-levelled crop: about half the cost of

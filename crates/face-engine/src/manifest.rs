@@ -5,9 +5,48 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
+use inference::{Kernels, OnnxModel};
+
 use crate::error::{EngineError, EngineResult};
-use crate::kernels::Kernels;
-use crate::runtime::OnnxModel;
+
+/// What a model does in the engine; the manifest names it (`role = "embedder"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModelRole {
+    DetectorSelfie,
+    DetectorGroup,
+    Landmarks,
+    Embedder,
+    AntiSpoof,
+}
+
+impl ModelRole {
+    /// Every role, in manifest order.
+    pub const ALL: [ModelRole; 5] = [
+        ModelRole::DetectorSelfie,
+        ModelRole::DetectorGroup,
+        ModelRole::Landmarks,
+        ModelRole::Embedder,
+        ModelRole::AntiSpoof,
+    ];
+
+    /// The name in the manifest and in metrics.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ModelRole::DetectorSelfie => "detector_selfie",
+            ModelRole::DetectorGroup => "detector_group",
+            ModelRole::Landmarks => "landmarks",
+            ModelRole::Embedder => "embedder",
+            ModelRole::AntiSpoof => "anti_spoof",
+        }
+    }
+}
+
+impl std::fmt::Display for ModelRole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 #[derive(Debug, Deserialize)]
 struct ManifestFile {
@@ -17,7 +56,7 @@ struct ManifestFile {
 /// One `[[model]]` entry; only the fields the engine needs are read.
 #[derive(Debug, Clone, Deserialize)]
 pub struct ModelEntry {
-    pub role: String,
+    pub role: ModelRole,
     pub file: String,
     pub sha256: String,
     pub input_shape: Vec<usize>,
@@ -57,16 +96,15 @@ pub fn sha256_file(path: &Path) -> EngineResult<String> {
 }
 
 impl ModelSet {
-    /// The model playing `role`, if the engine has one.
-    pub(crate) fn by_role(&self, role: &str) -> Option<&OnnxModel> {
-        Some(match role {
-            "detector_selfie" => &self.detector_selfie,
-            "detector_group" => &self.detector_group,
-            "landmarks" => &self.landmarks,
-            "embedder" => &self.embedder,
-            "anti_spoof" => &self.anti_spoof,
-            _ => return None,
-        })
+    /// The model playing `role`.
+    pub(crate) fn by_role(&self, role: ModelRole) -> &OnnxModel {
+        match role {
+            ModelRole::DetectorSelfie => &self.detector_selfie,
+            ModelRole::DetectorGroup => &self.detector_group,
+            ModelRole::Landmarks => &self.landmarks,
+            ModelRole::Embedder => &self.embedder,
+            ModelRole::AntiSpoof => &self.anti_spoof,
+        }
     }
 
     /// Loads the models of `entries` (read from `models_dir/manifest.toml`) from that folder.
@@ -90,7 +128,7 @@ impl ModelSet {
         kernels: Kernels,
         read: impl Fn(&str) -> EngineResult<Vec<u8>>,
     ) -> EngineResult<Self> {
-        let load = |role: &str| -> EngineResult<OnnxModel> {
+        let load = |role: ModelRole| -> EngineResult<OnnxModel> {
             let entry = entries
                 .iter()
                 .find(|e| e.role == role)
@@ -104,14 +142,19 @@ impl ModelSet {
                     actual,
                 });
             }
-            OnnxModel::load(role, &bytes, &entry.input_shape, kernels)
+            Ok(OnnxModel::load(
+                role.as_str(),
+                &bytes,
+                &entry.input_shape,
+                kernels,
+            )?)
         };
         Ok(Self {
-            detector_selfie: load("detector_selfie")?,
-            detector_group: load("detector_group")?,
-            landmarks: load("landmarks")?,
-            embedder: load("embedder")?,
-            anti_spoof: load("anti_spoof")?,
+            detector_selfie: load(ModelRole::DetectorSelfie)?,
+            detector_group: load(ModelRole::DetectorGroup)?,
+            landmarks: load(ModelRole::Landmarks)?,
+            embedder: load(ModelRole::Embedder)?,
+            anti_spoof: load(ModelRole::AntiSpoof)?,
         })
     }
 }

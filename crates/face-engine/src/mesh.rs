@@ -4,9 +4,9 @@
 use image::RgbImage;
 
 use crate::error::EngineResult;
-use crate::face::Face;
 use crate::geometry::{Affine, BoundingBox, Point, warp};
 use crate::manifest::ModelSet;
+use crate::measures::Keypoints;
 use crate::preprocess::{PixelFormat, to_tensor};
 
 const INPUT: u32 = 192;
@@ -71,7 +71,7 @@ impl Mesh {
     }
 
     /// Head pose estimated from the mesh's depth (see [`Pose`] for the signs).
-    pub fn pose(&self) -> crate::face::Pose {
+    pub fn pose(&self) -> crate::measures::Pose {
         crate::quality::pose_from_mesh(&self.points)
     }
 
@@ -128,14 +128,19 @@ pub(crate) fn first_pass(
     pass(models, img, bbox.center(), side, roll)
 }
 
-/// Fits the mesh to a detected face (two passes).
-pub(crate) fn fit(models: &ModelSet, img: &RgbImage, face: &Face) -> EngineResult<Mesh> {
-    let k = &face.keypoints;
-    // the detector's verification pass ran on exactly this crop: reuse it when the face is
-    // unchanged since detection
-    let first = match face.verified_mesh_for_current_box() {
+/// Fits the mesh to a detected face, its box and keypoints (two passes). `verified` is the
+/// detector's verification pass when it ran on exactly this box: it is reused as the first.
+pub(crate) fn fit(
+    models: &ModelSet,
+    img: &RgbImage,
+    bbox: &BoundingBox,
+    keypoints: &Keypoints,
+    verified: Option<&Mesh>,
+) -> EngineResult<Mesh> {
+    let k = keypoints;
+    let first = match verified {
         Some(mesh) => mesh.clone(),
-        None => first_pass(models, img, &face.bbox, k.right_eye, k.left_eye)?,
+        None => first_pass(models, img, bbox, k.right_eye, k.left_eye)?,
     };
     let (re, le) = (first.right_eye(), first.left_eye());
     let roll = (le.y - re.y).atan2(le.x - re.x);

@@ -3,8 +3,8 @@
 
 use image::RgbImage;
 
-use crate::face::{Keypoints, Pose, Quality};
 use crate::geometry::{BoundingBox, Point, square_crop};
+use crate::measures::{Keypoints, Pose, Quality};
 use crate::preprocess::luma;
 
 /// Laplacian variance at which `sharpness` reads 0.5 (measured on 64-px face crops).

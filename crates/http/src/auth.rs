@@ -4,12 +4,11 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use actix_web::http::StatusCode;
-use actix_web::{FromRequest, HttpRequest, web};
+use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
 use domain::TenantId;
 
 use crate::AppState;
-use crate::error::ApiError;
+use crate::error::{ApiError, Code};
 use crate::ratelimit::LimitRefusal;
 
 /// The tenant of the request's API key. Extracting it answers 401 when the key is missing,
@@ -17,7 +16,8 @@ use crate::ratelimit::LimitRefusal;
 #[derive(Debug, Clone, Copy)]
 pub struct Tenant(pub TenantId);
 
-fn bearer(req: &HttpRequest) -> Option<String> {
+/// The key of an `Authorization: Bearer <key>` header.
+pub(crate) fn bearer(req: &HttpRequest) -> Option<String> {
     let value = req
         .headers()
         .get(actix_web::http::header::AUTHORIZATION)?
@@ -31,7 +31,7 @@ fn bearer(req: &HttpRequest) -> Option<String> {
 
 fn rate_limited(wait_seconds: u64) -> ApiError {
     let message = format!("this API key is over its rate limit; retry in {wait_seconds} s");
-    let mut error = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message);
+    let mut error = ApiError::new(Code::RateLimited, message);
     error.retry_after = Some(wait_seconds);
     error
 }
@@ -43,6 +43,7 @@ impl FromRequest for Tenant {
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
         let key = bearer(req);
         let state = req.app_data::<web::Data<AppState>>().cloned();
+        let req = req.clone();
         Box::pin(async move {
             let (Some(key), Some(state)) = (key, state) else {
                 return Err(ApiError::unauthorized());
@@ -63,7 +64,9 @@ impl FromRequest for Tenant {
                 Ok::<_, ApiError>(Some(tenant))
             })
             .await??;
-            checked.map(Tenant).ok_or_else(ApiError::unauthorized)
+            let tenant = checked.map(Tenant).ok_or_else(ApiError::unauthorized)?;
+            req.extensions_mut().insert(crate::guessing::AcceptedApiKey);
+            Ok(tenant)
         })
     }
 }

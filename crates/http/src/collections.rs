@@ -9,13 +9,13 @@ use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::auth::Tenant;
-use crate::dto::{CollectionDto, CollectionList, FaceList, IndexedFaceDto};
-use crate::error::{ApiError, ErrorBody};
+use crate::error::{ApiError, Code, ErrorBody};
 use crate::openapi::IndexFaceForm;
 use crate::openapi::{KeyErrors, UploadErrors};
 use crate::params;
-use crate::service;
 use crate::upload::{FormSpec, SafeMultipart, read_form};
+use app::QualityFilter;
+use app::dto::{CollectionDto, CollectionList, FaceList, IndexedFaceDto};
 
 /// The body of `POST /api/v2/collections`.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -24,8 +24,9 @@ pub struct CreateCollection {
     /// 1-255 characters of `[A-Za-z0-9_.:-]`, unique within the tenant.
     #[schema(pattern = "^[A-Za-z0-9_.:-]{1,255}$")]
     external_id: String,
-    /// Free text, at most 1024 bytes.
+    /// Free text, at most 1024 characters.
     #[serde(default)]
+    #[schema(max_length = 1024)]
     description: String,
 }
 
@@ -50,22 +51,13 @@ pub async fn create(
     tenant: Tenant,
     body: web::Json<CreateCollection>,
 ) -> Result<HttpResponse, ApiError> {
-    let external_id = params::external_id("external_id", &body.external_id)?;
-    if body.description.len() > 1024 {
-        return Err(ApiError::bad_request(
-            "field_too_long",
-            "`description` must be at most 1024 bytes",
-        ));
-    }
-    let description = body.description.clone();
-    let search = state.search.clone();
-    let created = web::block(move || {
-        search
-            .store()
-            .create_collection(tenant.0, &external_id, &description)
+    let body = body.into_inner();
+    let faces = state.faces.clone();
+    let created = crate::blocking(move || {
+        faces.do_create_collection(tenant.0, &body.external_id, &body.description)
     })
-    .await??;
-    Ok(HttpResponse::Created().json(CollectionDto::from(created)))
+    .await?;
+    Ok(HttpResponse::Created().json(created))
 }
 
 #[utoipa::path(
@@ -88,18 +80,10 @@ pub async fn list(
     tenant: Tenant,
     query: Query,
 ) -> Result<HttpResponse, ApiError> {
-    let (limit, after) = params::page(&query)?;
-    let search = state.search.clone();
-    let page = web::block(move || {
-        search
-            .store()
-            .list_collections(tenant.0, limit, after.as_deref())
-    })
-    .await??;
-    Ok(HttpResponse::Ok().json(CollectionList {
-        collections: page.items.into_iter().map(Into::into).collect(),
-        next_token: page.next_token,
-    }))
+    let page = params::page(&query)?;
+    let faces = state.faces.clone();
+    let listed = crate::blocking(move || faces.do_list_collections(tenant.0, page)).await?;
+    Ok(HttpResponse::Ok().json(listed))
 }
 
 #[utoipa::path(
@@ -120,11 +104,9 @@ pub async fn get(
     tenant: Tenant,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let external_id = params::external_id("external_id", &path)?;
-    let search = state.search.clone();
-    let collection =
-        web::block(move || search.store().collection(tenant.0, &external_id)).await??;
-    Ok(HttpResponse::Ok().json(CollectionDto::from(collection)))
+    let faces = state.faces.clone();
+    let collection = crate::blocking(move || faces.do_get_collection(tenant.0, &path)).await?;
+    Ok(HttpResponse::Ok().json(collection))
 }
 
 #[utoipa::path(
@@ -145,9 +127,8 @@ pub async fn delete(
     tenant: Tenant,
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let external_id = params::external_id("external_id", &path)?;
-    let search = state.search.clone();
-    web::block(move || search.delete_collection(tenant.0, &external_id)).await??;
+    let faces = state.faces.clone();
+    crate::blocking(move || faces.do_delete_collection(tenant.0, &path)).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -173,7 +154,6 @@ pub async fn index_face(
     path: web::Path<String>,
     payload: SafeMultipart,
 ) -> Result<HttpResponse, ApiError> {
-    let collection = params::external_id("external_id", &path)?;
     let mut form = read_form(
         payload,
         FormSpec {
@@ -182,32 +162,23 @@ pub async fn index_face(
         },
     )
     .await?;
-    let external_face_id =
-        params::external_id("external_face_id", form.required_text("external_face_id")?)?;
+    let external_face_id = form.required_text("external_face_id")?.to_owned();
     let quality_filter = match form.text("quality_filter").unwrap_or("auto") {
-        "auto" => true,
-        "none" => false,
+        "auto" => QualityFilter::Auto,
+        "none" => QualityFilter::None,
         _ => {
-            return Err(ApiError::bad_request(
-                "invalid_parameter",
+            return Err(ApiError::new(
+                Code::InvalidParameter,
                 "`quality_filter` must be `auto` or `none`",
             ));
         }
     };
     let image = form.file("image")?;
-    let indexed = state
-        .infer(move |engine, search| {
-            service::index_face(
-                engine,
-                search,
-                tenant.0,
-                &collection,
-                &external_face_id,
-                &image,
-                quality_filter,
-            )
-        })
-        .await?;
+    let faces = state.faces.clone();
+    let indexed = crate::blocking(move || {
+        faces.do_index_face(tenant.0, &path, &external_face_id, &image, quality_filter)
+    })
+    .await?;
     Ok(HttpResponse::Created().json(indexed))
 }
 
@@ -234,24 +205,10 @@ pub async fn list_faces(
     path: web::Path<String>,
     query: Query,
 ) -> Result<HttpResponse, ApiError> {
-    let collection = params::external_id("external_id", &path)?;
-    let (limit, after) = params::page(&query)?;
-    let search = state.search.clone();
-    let page = web::block(move || {
-        let page = search
-            .store()
-            .list_faces(tenant.0, &collection, limit, after.as_deref())?;
-        Ok::<_, ApiError>(FaceList {
-            faces: page
-                .items
-                .into_iter()
-                .map(|f| service::face_dto(f, &collection))
-                .collect(),
-            next_token: page.next_token,
-        })
-    })
-    .await??;
-    Ok(HttpResponse::Ok().json(page))
+    let page = params::page(&query)?;
+    let faces = state.faces.clone();
+    let listed = crate::blocking(move || faces.do_list_faces(tenant.0, &path, page)).await?;
+    Ok(HttpResponse::Ok().json(listed))
 }
 
 #[utoipa::path(
@@ -275,16 +232,9 @@ pub async fn get_face(
     tenant: Tenant,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
-    let collection = params::external_id("external_id", &path.0)?;
-    let face_id = params::face_id(&path.1)?;
-    let search = state.search.clone();
-    let face = web::block(move || {
-        search
-            .store()
-            .face(tenant.0, &collection, face_id)
-            .map(|f| service::face_dto(f, &collection))
-    })
-    .await??;
+    let (collection, face_id) = path.into_inner();
+    let faces = state.faces.clone();
+    let face = crate::blocking(move || faces.do_get_face(tenant.0, &collection, &face_id)).await?;
     Ok(HttpResponse::Ok().json(face))
 }
 
@@ -309,9 +259,8 @@ pub async fn delete_face(
     tenant: Tenant,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse, ApiError> {
-    let collection = params::external_id("external_id", &path.0)?;
-    let face_id = params::face_id(&path.1)?;
-    let search = state.search.clone();
-    web::block(move || search.delete_face(tenant.0, &collection, face_id)).await??;
+    let (collection, face_id) = path.into_inner();
+    let faces = state.faces.clone();
+    crate::blocking(move || faces.do_delete_face(tenant.0, &collection, &face_id)).await?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -19,7 +19,7 @@ use actix_web::web::Bytes;
 use futures_util::Stream;
 use tokio::time::{Instant, Sleep, sleep};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, Code};
 
 /// How long a request body may take, as a whole and between two chunks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,8 +60,7 @@ pub fn is_body_timeout(error: &PayloadError) -> bool {
 /// The answer to a body that arrived too slowly.
 pub fn body_timeout() -> ApiError {
     ApiError::new(
-        StatusCode::REQUEST_TIMEOUT,
-        "body_timeout",
+        Code::BodyTimeout,
         "the request body arrived too slowly; send it again",
     )
 }
@@ -73,9 +72,9 @@ pub async fn read_json_bytes(payload: actix_web::web::Payload) -> Result<Bytes, 
         .to_bytes_limited(crate::MAX_JSON_BYTES)
         .await
         .map_err(|_| {
-            ApiError::new(
+            ApiError::with_status(
                 StatusCode::PAYLOAD_TOO_LARGE,
-                "invalid_json",
+                Code::InvalidJson,
                 format!(
                     "the JSON body is larger than {} bytes",
                     crate::MAX_JSON_BYTES
@@ -84,7 +83,7 @@ pub async fn read_json_bytes(payload: actix_web::web::Payload) -> Result<Bytes, 
         })?;
     read.map_err(|error| match error.as_error::<PayloadError>() {
         Some(payload) if is_body_timeout(payload) => body_timeout(),
-        _ => ApiError::bad_request("invalid_json", error.to_string()),
+        _ => ApiError::new(Code::InvalidJson, error.to_string()),
     })
 }
 

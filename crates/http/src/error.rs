@@ -7,18 +7,26 @@ use actix_web::{HttpResponse, ResponseError};
 use domain::DomainError;
 use face_engine::EngineError;
 use serde::Serialize;
-use storage::StorageError;
+use storage::{Entity, StorageError};
 use utoipa::ToSchema;
 
-/// An API error: HTTP status, stable machine-readable code and a human message.
+pub use crate::codes::Code;
+
+/// An API error: a [`Code`] (which gives the HTTP status), a human message, and the
+/// seconds to put in `Retry-After`.
 #[derive(Debug, Clone)]
 pub struct ApiError {
     pub status: StatusCode,
-    pub code: &'static str,
+    pub code: Code,
     pub message: String,
     /// Seconds to put in `Retry-After` (rate limiting, unavailability).
     pub retry_after: Option<u64>,
 }
+
+/// Put into a response's extensions when it refused a credential (a session id and token that
+/// do not match): the lock-out (`crate::guessing`) counts it against the client address.
+#[derive(Debug, Clone, Copy)]
+pub struct RefusedCredential;
 
 /// The body of every error answer.
 #[derive(Debug, Serialize, ToSchema)]
@@ -29,13 +37,29 @@ pub struct ErrorBody {
 /// A stable, machine-readable `code` (listed in docs/api.md) and a message for people.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorDetail {
-    #[schema(example = "image_too_large")]
+    #[schema(schema_with = code_schema)]
     pub code: String,
     pub message: String,
 }
 
+/// The schema of `error.code`: one of [`Code::ALL`].
+fn code_schema() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some(Code::ALL.iter().map(|code| code.name())))
+        .examples([Code::ImageTooLarge.name()])
+        .build()
+}
+
 impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+    /// An error answered with `code`'s own status.
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        Self::with_status(code.status(), code, message)
+    }
+
+    /// An error answered with another status than `code`'s own (only `invalid_json`'s 413
+    /// and 415 answers, as documented).
+    pub fn with_status(status: StatusCode, code: Code, message: impl Into<String>) -> Self {
         Self {
             status,
             code,
@@ -44,20 +68,21 @@ impl ApiError {
         }
     }
 
-    pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, code, message)
-    }
-
     pub fn unauthorized() -> Self {
         Self::new(
-            StatusCode::UNAUTHORIZED,
-            "unauthorized",
+            Code::Unauthorized,
             "a valid API key is required: Authorization: Bearer <key>",
         )
     }
 
     pub fn internal(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal_error", message)
+        Self::new(Code::InternalError, message)
+    }
+
+    /// The same error with `Retry-After: seconds`.
+    pub fn retry_after(mut self, seconds: u64) -> Self {
+        self.retry_after = Some(seconds);
+        self
     }
 }
 
@@ -79,15 +104,13 @@ impl ResponseError for ApiError {
         }
         let mut response = response.json(ErrorBody {
             error: ErrorDetail {
-                code: self.code.to_owned(),
+                code: self.code.name().to_owned(),
                 message: self.message.clone(),
             },
         });
-        if self.code == "session_not_found" {
+        if self.code == Code::SessionNotFound {
             // a session id and token that do not match: counted against the client address
-            response
-                .extensions_mut()
-                .insert(crate::guessing::RefusedCredential);
+            response.extensions_mut().insert(RefusedCredential);
         }
         response
     }
@@ -97,22 +120,12 @@ impl From<EngineError> for ApiError {
     fn from(e: EngineError) -> Self {
         let message = e.to_string();
         match e {
-            EngineError::EmptyImage => Self::bad_request("empty_image", message),
-            EngineError::UnsupportedFormat => Self::new(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "unsupported_image_format",
-                message,
-            ),
-            EngineError::CorruptImage(_) => Self::bad_request("invalid_image", message),
-            EngineError::TooManyPixels { .. } => Self::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "image_too_many_pixels",
-                message,
-            ),
-            EngineError::NoFace => Self::new(StatusCode::UNPROCESSABLE_ENTITY, "no_face", message),
-            EngineError::MultipleFaces { .. } => {
-                Self::new(StatusCode::UNPROCESSABLE_ENTITY, "multiple_faces", message)
-            }
+            EngineError::EmptyImage => Self::new(Code::EmptyImage, message),
+            EngineError::UnsupportedFormat => Self::new(Code::UnsupportedImageFormat, message),
+            EngineError::CorruptImage(_) => Self::new(Code::InvalidImage, message),
+            EngineError::TooManyPixels { .. } => Self::new(Code::ImageTooManyPixels, message),
+            EngineError::NoFace => Self::new(Code::NoFace, message),
+            EngineError::MultipleFaces { .. } => Self::new(Code::MultipleFaces, message),
             EngineError::ModelMissing { .. }
             | EngineError::ModelChecksum { .. }
             | EngineError::Manifest(_)
@@ -128,35 +141,43 @@ impl From<StorageError> for ApiError {
     fn from(e: StorageError) -> Self {
         let message = e.to_string();
         match e {
-            StorageError::NotFound {
-                entity: "collection",
-            } => Self::new(StatusCode::NOT_FOUND, "collection_not_found", message),
-            StorageError::NotFound { entity: "face" } => {
-                Self::new(StatusCode::NOT_FOUND, "face_not_found", message)
-            }
-            StorageError::NotFound { entity: "session" } => Self::new(
-                StatusCode::NOT_FOUND,
-                "session_not_found",
-                "Session not found",
-            ),
-            StorageError::NotFound { .. } => Self::new(StatusCode::NOT_FOUND, "not_found", message),
-            StorageError::Conflict {
-                entity: "collection",
-            } => Self::new(StatusCode::CONFLICT, "collection_already_exists", message),
-            StorageError::Conflict { .. } => Self::new(StatusCode::CONFLICT, "conflict", message),
+            StorageError::NotFound { entity } => match entity {
+                Entity::Collection => Self::new(Code::CollectionNotFound, message),
+                Entity::Face => Self::new(Code::FaceNotFound, message),
+                Entity::Session => Self::new(Code::SessionNotFound, "Session not found"),
+                Entity::SessionAttempt
+                | Entity::SessionStream
+                | Entity::Tenant
+                | Entity::ApiKey
+                | Entity::DeploymentFact
+                | Entity::RequestCounter
+                | Entity::WebhookDelivery
+                | Entity::WebhookSecret
+                | Entity::Record => Self::new(Code::NotFound, message),
+            },
+            StorageError::Conflict { entity } => match entity {
+                Entity::Collection => Self::new(Code::CollectionAlreadyExists, message),
+                Entity::Face
+                | Entity::Session
+                | Entity::SessionAttempt
+                | Entity::SessionStream
+                | Entity::Tenant
+                | Entity::ApiKey
+                | Entity::DeploymentFact
+                | Entity::RequestCounter
+                | Entity::WebhookDelivery
+                | Entity::WebhookSecret
+                | Entity::Record => Self::new(Code::Conflict, message),
+            },
             StorageError::Unavailable(_) => {
                 tracing::warn!(error = %message, "database unavailable");
-                let mut error = Self::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "database_unavailable",
+                Self::new(
+                    Code::DatabaseUnavailable,
                     "the database is unavailable; retry shortly",
-                );
-                error.retry_after = Some(2);
-                error
+                )
+                .retry_after(2)
             }
-            StorageError::EmbedderMismatch { .. } => {
-                Self::new(StatusCode::CONFLICT, "embedder_mismatch", message)
-            }
+            StorageError::EmbedderMismatch { .. } => Self::new(Code::EmbedderMismatch, message),
             StorageError::Corrupt(_) | StorageError::Migration(_) => {
                 tracing::error!(error = %message, "storage failure");
                 Self::internal("storage failure")
@@ -166,17 +187,32 @@ impl From<StorageError> for ApiError {
     }
 }
 
+impl From<app::AppError> for ApiError {
+    fn from(e: app::AppError) -> Self {
+        use app::AppError as A;
+        let message = e.to_string();
+        match e {
+            A::Engine(e) => e.into(),
+            A::Storage(e) => e.into(),
+            A::Domain(e) => e.into(),
+            A::TextTooLong { .. } => Self::new(Code::FieldTooLong, message),
+            A::InvalidFaceId => Self::new(Code::InvalidIdentifier, message),
+            A::FaceQualityTooLow { .. } => Self::new(Code::FaceQualityTooLow, message),
+            A::Internal(_) => {
+                tracing::error!(error = %message, "use case failure");
+                Self::internal("internal failure")
+            }
+        }
+    }
+}
+
 impl From<DomainError> for ApiError {
     fn from(e: DomainError) -> Self {
         let message = e.to_string();
         match e {
-            DomainError::InvalidIdentifier { .. } => {
-                Self::bad_request("invalid_identifier", message)
-            }
-            DomainError::OutOfUnitRange { .. } => Self::bad_request("invalid_parameter", message),
-            DomainError::InvalidTransition { .. } => {
-                Self::new(StatusCode::CONFLICT, "invalid_state", message)
-            }
+            DomainError::InvalidIdentifier { .. } => Self::new(Code::InvalidIdentifier, message),
+            DomainError::OutOfUnitRange { .. } => Self::new(Code::InvalidParameter, message),
+            DomainError::InvalidTransition { .. } => Self::new(Code::InvalidState, message),
         }
     }
 }
@@ -192,37 +228,26 @@ impl From<sessions::SessionError> for ApiError {
         use sessions::SessionError as S;
         let message = e.to_string();
         match e {
-            S::NotFound => Self::new(
-                StatusCode::NOT_FOUND,
-                "session_not_found",
-                "Session not found",
-            ),
-            S::InvalidMode => Self::bad_request("invalid_mode", message),
-            S::InvalidReferenceId { .. } => Self::bad_request("invalid_reference_id", message),
-            S::InvalidFingerprint { .. } => Self::bad_request("invalid_fingerprint_id", message),
-            S::InvalidRedirectUrl(_) => Self::bad_request("invalid_redirect_url", message),
-            S::InvalidWebhookUrl(_) => Self::bad_request("invalid_webhook_url", message),
-            S::DirectSessionsDisabled => {
-                Self::new(StatusCode::FORBIDDEN, "direct_sessions_disabled", message)
-            }
+            S::NotFound => Self::new(Code::SessionNotFound, "Session not found"),
+            S::InvalidMode => Self::new(Code::InvalidMode, message),
+            S::InvalidReferenceId { .. } => Self::new(Code::InvalidReferenceId, message),
+            S::InvalidFingerprint { .. } => Self::new(Code::InvalidFingerprintId, message),
+            S::InvalidRedirectUrl(_) => Self::new(Code::InvalidRedirectUrl, message),
+            S::InvalidWebhookUrl(_) => Self::new(Code::InvalidWebhookUrl, message),
+            S::DirectSessionsDisabled => Self::new(Code::DirectSessionsDisabled, message),
             S::TooManyAttempts {
                 retry_after_seconds,
             } => {
-                let mut error =
-                    Self::new(StatusCode::TOO_MANY_REQUESTS, "too_many_attempts", message);
+                let mut error = Self::new(Code::TooManyAttempts, message);
                 error.retry_after = Some(retry_after_seconds);
                 error
             }
-            S::CaptchaFailed => Self::new(StatusCode::FORBIDDEN, "captcha_failed", message),
-            S::NotVerified => Self::new(StatusCode::CONFLICT, "session_not_verified", message),
-            S::AlreadyCompleted => Self::new(StatusCode::CONFLICT, "session_completed", message),
-            S::AlreadyConnected => Self::new(StatusCode::CONFLICT, "session_busy", message),
-            S::FrameTooLarge { .. } => {
-                Self::new(StatusCode::PAYLOAD_TOO_LARGE, "frame_too_large", message)
-            }
-            S::PhotoNotAvailable => {
-                Self::new(StatusCode::NOT_FOUND, "photo_not_available", message)
-            }
+            S::CaptchaFailed => Self::new(Code::CaptchaFailed, message),
+            S::NotVerified => Self::new(Code::SessionNotVerified, message),
+            S::AlreadyCompleted => Self::new(Code::SessionCompleted, message),
+            S::AlreadyConnected => Self::new(Code::SessionBusy, message),
+            S::FrameTooLarge { .. } => Self::new(Code::FrameTooLarge, message),
+            S::PhotoNotAvailable => Self::new(Code::PhotoNotAvailable, message),
             S::Storage(e) => e.into(),
             S::Engine(e) => e.into(),
             S::Liveness(e) => {

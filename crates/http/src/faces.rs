@@ -5,12 +5,12 @@ use actix_web::{HttpResponse, web};
 
 use crate::AppState;
 use crate::auth::Tenant;
-use crate::dto::{CompareResponse, CompareV1Response, DetectResponse};
 use crate::error::{ApiError, ErrorBody};
 use crate::openapi::{CompareForm, CompareV1Form, ImageForm};
 use crate::openapi::{KeyErrors, UploadErrors};
-use crate::service::{self, DEFAULT_THRESHOLD};
+use crate::params;
 use crate::upload::{FormSpec, SafeMultipart, read_form};
+use app::dto::{CompareResponse, CompareV1Response, DetectResponse};
 
 #[utoipa::path(
     post,
@@ -38,9 +38,8 @@ pub async fn detect(
     )
     .await?;
     let image = form.file("image")?;
-    let response = state
-        .infer(move |engine, _| service::detect(engine, &image))
-        .await?;
+    let faces = state.faces.clone();
+    let response = crate::blocking(move || faces.do_detect(&image)).await?;
     Ok(HttpResponse::Ok().json(response))
 }
 
@@ -58,13 +57,10 @@ async fn compare_fields(
         },
     )
     .await?;
-    let threshold = service::unit_value("threshold", form.text("threshold"), DEFAULT_THRESHOLD)?;
+    let threshold = params::unit_value("threshold", form.text("threshold"))?;
     let (source, target) = (form.file(fields[0])?, form.file(fields[1])?);
-    state
-        .infer_on_spare_core(move |engine, two_cores| {
-            service::compare(engine, &source, &target, threshold, two_cores)
-        })
-        .await
+    let faces = state.faces.clone();
+    crate::blocking(move || faces.do_compare(&source, &target, threshold)).await
 }
 
 #[utoipa::path(

@@ -8,6 +8,13 @@
 //! (SQLite) the windows live in memory; on a shared database (PostgreSQL, several replicas)
 //! they are counted in the database under a digest of the address, so a guesser spreading
 //! tries over the replicas gets no more of them.
+//!
+//! What the lock-out never touches: `/healthz`, `/readyz` and `/metrics` (a balancer's probe or
+//! a scraper shares addresses with clients, and must never see a replica as down because of
+//! them), and a request whose API key is valid (256-bit keys cannot be guessed; the key's own
+//! rate limits still apply), so one client with a bad key behind an unlisted proxy cannot
+//! lock out every integrator behind it. A locked-out address still gets 429 for wrong keys,
+//! session tokens and verification links.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -17,19 +24,23 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::StatusCode;
 use actix_web::middleware::Next;
-use actix_web::{ResponseError, web};
+use actix_web::{HttpMessage, ResponseError, web};
 use parking_lot::Mutex;
 
 use crate::AppState;
-use crate::error::ApiError;
+use crate::error::{ApiError, Code, RefusedCredential};
 
 const WINDOW: Duration = Duration::from_secs(60);
 /// Beyond this many tracked addresses, finished windows are dropped before a new one is added.
 const MAX_TRACKED: usize = 100_000;
 
-/// Put into a response's extensions by a handler that refused a credential.
+/// Put into a request's extensions once its API key is accepted: a refusal in such a request
+/// (another tenant's session, say) is no guess and is not counted.
 #[derive(Debug, Clone, Copy)]
-pub struct RefusedCredential;
+pub struct AcceptedApiKey;
+
+/// Paths never limited or locked out: the probes and the metrics scraper.
+pub const UNGUARDED_PATHS: [&str; 3] = ["/healthz", "/readyz", "/metrics"];
 
 #[derive(Debug, Clone, Copy)]
 struct Window {
@@ -147,12 +158,24 @@ impl FailedCredentials {
 
 fn locked_out(seconds: u64) -> ApiError {
     let mut error = ApiError::new(
-        StatusCode::TOO_MANY_REQUESTS,
-        "too_many_failed_attempts",
+        Code::TooManyFailedAttempts,
         format!("too many refused credentials from this address; retry in {seconds} s"),
     );
     error.retry_after = Some(seconds);
     error
+}
+
+/// Whether `req` carries an API key that the store accepts (checked only for a locked-out
+/// address; the handler checks it again with the key's rate limits).
+async fn carries_valid_api_key(state: &AppState, req: &actix_web::HttpRequest) -> bool {
+    let Some(key) = crate::auth::bearer(req) else {
+        return false;
+    };
+    let search = state.search.clone();
+    matches!(
+        web::block(move || search.store().authenticate_api_key(&key)).await,
+        Ok(Ok(Some(_)))
+    )
 }
 
 /// Middleware: refuses locked-out addresses before any handler runs, and counts refusals.
@@ -163,6 +186,9 @@ pub async fn refuse_guessers(
     let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
         return Ok(next.call(req).await?.map_into_boxed_body());
     };
+    if UNGUARDED_PATHS.contains(&req.path()) {
+        return Ok(next.call(req).await?.map_into_boxed_body());
+    }
     let client = crate::client::client_address(req.request(), &state.trusted_proxies);
     let counts = state.failed_credentials.clone();
     let checked = if counts.is_shared() {
@@ -173,16 +199,20 @@ pub async fn refuse_guessers(
     } else {
         counts.check(client)
     };
-    if let Err(seconds) = checked {
+    if let Err(seconds) = checked
+        && !carries_valid_api_key(&state, req.request()).await
+    {
         let response = locked_out(seconds).error_response();
         return Ok(req.into_response(response).map_into_boxed_body());
     }
     let response = next.call(req).await?;
-    let refused = response.status() == StatusCode::UNAUTHORIZED
-        || response
-            .response()
-            .extensions()
-            .contains::<RefusedCredential>();
+    let authenticated = response.request().extensions().contains::<AcceptedApiKey>();
+    let refused = !authenticated
+        && (response.status() == StatusCode::UNAUTHORIZED
+            || response
+                .response()
+                .extensions()
+                .contains::<RefusedCredential>());
     if refused {
         if counts.is_shared() {
             let _ = web::block(move || counts.record(client)).await;

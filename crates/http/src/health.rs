@@ -7,6 +7,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Serialize;
 
 use crate::AppState;
+use crate::error::Code;
 
 #[derive(Debug, Serialize)]
 struct Health<'a> {
@@ -68,8 +69,7 @@ pub async fn starting(req: HttpRequest) -> HttpResponse {
             .json(serde_json::json!({"status": "starting"}));
     }
     let mut error = crate::error::ApiError::new(
-        actix_web::http::StatusCode::BAD_GATEWAY,
-        "backend_starting",
+        Code::BackendStarting,
         "the service is starting (loading models, migrating, rebuilding the search index); retry shortly",
     );
     error.retry_after = Some(2);
@@ -81,9 +81,7 @@ mod tests {
     use std::path::PathBuf;
     use std::sync::Arc;
 
-    use actix_web::{App, test};
-
-    use crate::{AppState, configure};
+    use actix_web::test;
 
     #[actix_web::test]
     async fn healthz_and_readyz_answer_ok() {
@@ -102,32 +100,8 @@ mod tests {
         )
         .expect("sessions");
         let search = Arc::new(storage::search::FaceSearch::new(store));
-        let limits = crate::ratelimit::RateLimits {
-            per_second: 0,
-            per_minute: 0,
-        };
-        let limiter = Arc::new(crate::ratelimit::RateLimiter::new(limits));
-        let metrics = Arc::new(crate::observability::Metrics::default());
-        let state = AppState {
-            engine,
-            search,
-            limiter,
-            metrics,
-            inference: Arc::new(crate::gate::InferenceGate::per_core()),
-            sessions,
-            trusted_proxies: Arc::new(Vec::new()),
-            ui: Arc::default(),
-            failed_credentials: Arc::new(crate::guessing::FailedCredentials::new(0)),
-            deliveries: Arc::default(),
-        };
-        let app = test::init_service(
-            App::new()
-                .wrap(actix_web::middleware::from_fn(
-                    crate::observability::request_log,
-                ))
-                .configure(configure(state)),
-        )
-        .await;
+        let state = crate::AppStateBuilder::new(engine, search, sessions).build();
+        let app = test::init_service(crate::app(state)).await;
         let get = |uri: &str| test::TestRequest::get().uri(uri).to_request();
         let response = test::call_service(&app, get("/healthz")).await;
         assert!(response.status().is_success());

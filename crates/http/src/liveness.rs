@@ -14,6 +14,7 @@ use uuid::Uuid;
 
 use crate::AppState;
 use crate::auth::Tenant;
+use crate::error::Code;
 use crate::error::{ApiError, ErrorBody};
 use crate::openapi::{KeyErrors, UploadErrors};
 use crate::upload::{FormSpec, SafeMultipart, read_form};
@@ -23,24 +24,52 @@ use crate::upload::{FormSpec, SafeMultipart, read_form};
 #[serde(deny_unknown_fields)]
 pub struct ManagedSessionBody {
     /// Where the user goes after the verdict (`https`, public); `session_id` is added.
-    #[schema(example = "https://bank.example/onboarding/done")]
+    #[schema(
+        example = "https://bank.example/onboarding/done",
+        max_length = 2048,
+        pattern = "^https://"
+    )]
     redirect_url: Option<String>,
-    /// Receives the signed verdict (`https`, public).
+    /// Receives the signed verdict (`https`, public, a host that resolves).
+    #[schema(max_length = 2048, pattern = "^https://")]
     webhook_url: Option<String>,
-    /// Your identifier, echoed in the result and webhook (at most 256 characters).
+    /// Your identifier, echoed in the result and webhook: 1 to 256 characters, no control
+    /// characters.
+    #[schema(
+        min_length = 1,
+        max_length = 256,
+        pattern = r"^[^\u0000-\u001f\u007f-\u009f]{1,256}$"
+    )]
     reference_id: Option<String>,
-    /// `passive`; omitted means active (challenges).
-    #[schema(example = "passive")]
+    /// `passive`, or `active` (challenges; also when omitted).
+    #[schema(example = "passive", value_type = Option<SessionModeName>)]
     mode: Option<String>,
+}
+
+/// A session's mode.
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+#[schema(rename_all = "snake_case")]
+pub enum SessionModeName {
+    Active,
+    Passive,
 }
 
 /// `POST /api/v1/session` body; `{}` or no body at all is accepted.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DirectSessionBody {
+    /// The browser's fingerprint, which attempts are counted by: 1 to 256 characters, no
+    /// control characters.
+    #[schema(
+        min_length = 1,
+        max_length = 256,
+        pattern = r"^[^\u0000-\u001f\u007f-\u009f]{1,256}$"
+    )]
     fingerprint_id: Option<String>,
     captcha_token: Option<String>,
-    /// Extension: `passive`; omitted means active.
+    /// Extension: `passive`, or `active` (also when omitted).
+    #[schema(value_type = Option<SessionModeName>)]
     mode: Option<String>,
 }
 
@@ -174,7 +203,7 @@ pub async fn create_direct(
         DirectSessionBody::default()
     } else {
         serde_json::from_slice(&body)
-            .map_err(|e| ApiError::bad_request("invalid_json", e.to_string()))?
+            .map_err(|e| ApiError::new(Code::InvalidJson, e.to_string()))?
     };
     let client = crate::client::client_address(&req, &state.trusted_proxies);
     let request = DirectSessionRequest {
@@ -275,24 +304,14 @@ pub async fn compare_with_session(
     )
     .await?;
     let id = session_id(form.required_text("session_id")?)?;
-    let threshold = form
-        .text("threshold")
-        .map(|_| crate::service::unit_value("threshold", form.text("threshold"), 0.0))
-        .transpose()?;
+    let threshold = crate::params::unit_value("threshold", form.text("threshold"))?;
     let token = form.text("token").map(str::to_owned);
     let probe = form.file("probe")?;
     let service = state.sessions.clone();
-    let view = state
-        .infer(move |_, _| {
-            Ok(service.compare_with_session(
-                id,
-                tenant.map(|t| t.0),
-                token.as_deref(),
-                &probe,
-                threshold,
-            )?)
-        })
-        .await?;
+    let view = crate::blocking(move || {
+        service.compare_with_session(id, tenant.map(|t| t.0), token.as_deref(), &probe, threshold)
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(view))
 }
 

@@ -8,7 +8,9 @@ use actix_web::HttpResponse;
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{IntoResponses, Modify, OpenApi, ToSchema};
 
-use crate::{collections, dto, error, faces, health, liveness, observability, search, ui};
+use app::dto;
+
+use crate::{collections, error, faces, health, liveness, observability, search, ui};
 
 /// One image in the multipart field `image` (JPEG, PNG or WebP, at most 8 MB).
 #[derive(Debug, ToSchema)]
@@ -48,6 +50,9 @@ pub struct CompareV1Form {
 #[derive(Debug, ToSchema)]
 #[allow(dead_code)]
 pub struct CompareWithSessionForm {
+    #[schema(
+        pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+    )]
     session_id: String,
     #[schema(value_type = String, format = Binary)]
     probe: Vec<u8>,
@@ -65,8 +70,17 @@ pub struct IndexFaceForm {
     image: Vec<u8>,
     #[schema(pattern = "^[A-Za-z0-9_.:-]{1,255}$")]
     external_face_id: String,
-    #[schema(pattern = "^(auto|none)$")]
+    #[schema(value_type = Option<QualityFilterName>)]
     quality_filter: Option<String>,
+}
+
+/// `auto` refuses small, blurry and turned faces (`face_quality_too_low`); `none` indexes any.
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+#[schema(rename_all = "snake_case")]
+pub enum QualityFilterName {
+    Auto,
+    None,
 }
 
 /// The answers of every route behind an API key, besides its own.
@@ -148,14 +162,23 @@ impl Modify for BearerKey {
         ui::demo,
         ui::sdk,
     ),
-    components(schemas(error::ErrorBody, dto::FaceDto, sessions::live::ClientMessage)),
+    components(schemas(
+        error::ErrorBody,
+        dto::FaceDto,
+        sessions::live::ClientMessage,
+        liveness::SessionModeName,
+        QualityFilterName
+    )),
     modifiers(&BearerKey)
 )]
 pub struct ApiDoc;
 
-/// The document as served.
-pub fn document() -> utoipa::openapi::OpenApi {
-    ApiDoc::openapi()
+/// The document as served: what the annotations assemble, with the validators' constraints
+/// written in ([`crate::openapi_constraints`]).
+pub fn document() -> serde_json::Value {
+    let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap_or_default();
+    crate::openapi_constraints::constrain(&mut doc);
+    doc
 }
 
 #[utoipa::path(
@@ -167,7 +190,7 @@ pub fn document() -> utoipa::openapi::OpenApi {
 pub async fn openapi_json() -> HttpResponse {
     // built and serialised once: the document never changes while the process runs
     static SERVED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    let json = SERVED.get_or_init(|| serde_json::to_string(&document()).unwrap_or_default());
+    let json = SERVED.get_or_init(|| document().to_string());
     HttpResponse::Ok()
         .content_type("application/json")
         .body(json.as_str())

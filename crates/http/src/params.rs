@@ -2,22 +2,28 @@
 
 use std::collections::HashMap;
 
-use domain::ExternalId;
-use uuid::Uuid;
+use app::{Page, SearchQuery};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, Code};
 
 /// `max_faces` / `max_results` bounds: default 10, accepted 1..=4096.
 pub const DEFAULT_MAX: usize = 10;
 pub const MAX_MAX: usize = 4096;
 
-pub fn external_id(field: &'static str, value: &str) -> Result<ExternalId, ApiError> {
-    Ok(ExternalId::parse(field, value)?)
-}
-
-pub fn face_id(value: &str) -> Result<Uuid, ApiError> {
-    Uuid::parse_str(value)
-        .map_err(|_| ApiError::bad_request("invalid_identifier", "face_id must be a UUID"))
+/// An optional number in 0..1 from a form or query field (`threshold`, `min_similarity`).
+pub fn unit_value(field: &str, value: Option<&str>) -> Result<Option<f32>, ApiError> {
+    let Some(raw) = value else { return Ok(None) };
+    raw.trim()
+        .parse::<f32>()
+        .ok()
+        .filter(|v| (0.0..=1.0).contains(v))
+        .map(Some)
+        .ok_or_else(|| {
+            ApiError::new(
+                Code::InvalidParameter,
+                format!("`{field}` must be a number between 0 and 1"),
+            )
+        })
 }
 
 /// A bounded count from the query string.
@@ -30,8 +36,8 @@ pub fn count(query: &HashMap<String, String>, name: &str) -> Result<usize, ApiEr
         .ok()
         .filter(|n| (1..=MAX_MAX).contains(n))
         .ok_or_else(|| {
-            ApiError::bad_request(
-                "invalid_parameter",
+            ApiError::new(
+                Code::InvalidParameter,
                 format!("`{name}` must be an integer from 1 to {MAX_MAX}"),
             )
         })
@@ -40,8 +46,8 @@ pub fn count(query: &HashMap<String, String>, name: &str) -> Result<usize, ApiEr
 /// Rejects query parameters a route does not know (typos should not pass silently).
 pub fn only(query: &HashMap<String, String>, allowed: &[&str]) -> Result<(), ApiError> {
     match query.keys().find(|k| !allowed.contains(&k.as_str())) {
-        Some(unknown) => Err(ApiError::bad_request(
-            "unknown_parameter",
+        Some(unknown) => Err(ApiError::new(
+            Code::UnknownParameter,
             format!("unknown query parameter `{unknown}`"),
         )),
         None => Ok(()),
@@ -49,19 +55,13 @@ pub fn only(query: &HashMap<String, String>, allowed: &[&str]) -> Result<(), Api
 }
 
 /// `max_faces` and `min_similarity` of the two search routes.
-#[derive(Debug, Clone, Copy)]
-pub struct SearchQuery {
-    pub max_faces: usize,
-    pub min_similarity: f32,
-}
-
 pub fn search_query(query: &HashMap<String, String>) -> Result<SearchQuery, ApiError> {
     only(query, &["max_faces", "min_similarity"])?;
-    let min_similarity = crate::service::unit_value(
+    let min_similarity = unit_value(
         "min_similarity",
         query.get("min_similarity").map(String::as_str),
-        0.0,
-    )?;
+    )?
+    .unwrap_or(0.0);
     Ok(SearchQuery {
         max_faces: count(query, "max_faces")?,
         min_similarity,
@@ -69,10 +69,10 @@ pub fn search_query(query: &HashMap<String, String>) -> Result<SearchQuery, ApiE
 }
 
 /// `max_results` and `next_token` of the list routes.
-pub fn page(query: &HashMap<String, String>) -> Result<(usize, Option<String>), ApiError> {
+pub fn page(query: &HashMap<String, String>) -> Result<Page, ApiError> {
     only(query, &["max_results", "next_token"])?;
-    Ok((
-        count(query, "max_results")?,
-        query.get("next_token").cloned(),
-    ))
+    Ok(Page {
+        limit: count(query, "max_results")?,
+        after: query.get("next_token").cloned(),
+    })
 }

@@ -6,13 +6,12 @@ use actix_web::{HttpResponse, web};
 use crate::AppState;
 use crate::auth::Tenant;
 use crate::collections::Query;
-use crate::dto::SearchResponse;
 use crate::error::{ApiError, ErrorBody};
 use crate::openapi::ImageForm;
 use crate::openapi::{KeyErrors, UploadErrors};
 use crate::params;
-use crate::service;
 use crate::upload::{FormSpec, SafeMultipart, read_form};
+use app::dto::SearchResponse;
 
 #[utoipa::path(
     post,
@@ -38,14 +37,12 @@ pub async fn search_by_face(
     path: web::Path<(String, String)>,
     query: Query,
 ) -> Result<HttpResponse, ApiError> {
-    let collection = params::external_id("external_id", &path.0)?;
-    let face_id = params::face_id(&path.1)?;
+    let (collection, face_id) = path.into_inner();
     let wanted = params::search_query(&query)?;
-    let search = state.search.clone();
-    let response = web::block(move || {
-        service::search_by_face(&search, tenant.0, &collection, face_id, wanted)
-    })
-    .await??;
+    let faces = state.faces.clone();
+    let response =
+        crate::blocking(move || faces.do_search_by_face(tenant.0, &collection, &face_id, wanted))
+            .await?;
     Ok(HttpResponse::Ok().json(response))
 }
 
@@ -75,7 +72,6 @@ pub async fn search_by_image(
     query: Query,
     payload: SafeMultipart,
 ) -> Result<HttpResponse, ApiError> {
-    let collection = params::external_id("external_id", &path)?;
     let wanted = params::search_query(&query)?;
     let mut form = read_form(
         payload,
@@ -86,10 +82,8 @@ pub async fn search_by_image(
     )
     .await?;
     let image = form.file("image")?;
-    let response = state
-        .infer(move |engine, search| {
-            service::search_by_image(engine, search, tenant.0, &collection, &image, wanted)
-        })
-        .await?;
+    let faces = state.faces.clone();
+    let response =
+        crate::blocking(move || faces.do_search_by_image(tenant.0, &path, &image, wanted)).await?;
     Ok(HttpResponse::Ok().json(response))
 }

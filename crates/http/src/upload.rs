@@ -7,14 +7,13 @@ use std::collections::HashMap;
 use actix_multipart::{Multipart, MultipartError};
 use actix_web::dev::Payload;
 use actix_web::error::PayloadError;
-use actix_web::http::StatusCode;
 use actix_web::http::header::{CONTENT_TYPE, HeaderMap};
 use actix_web::web::Bytes;
 use actix_web::{FromRequest, HttpRequest};
 use futures_util::Stream;
 use futures_util::StreamExt;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, Code};
 
 /// Per-image limit of the spec: 8 MB.
 pub const MAX_IMAGE_BYTES: usize = 8 * 1024 * 1024;
@@ -41,14 +40,14 @@ impl Form {
     /// A required file field.
     pub fn file(&mut self, name: &str) -> Result<Vec<u8>, ApiError> {
         let bytes = self.files.remove(name).ok_or_else(|| {
-            ApiError::bad_request(
-                "missing_field",
+            ApiError::new(
+                Code::MissingField,
                 format!("multipart file field `{name}` is required"),
             )
         })?;
         if bytes.is_empty() {
-            return Err(ApiError::bad_request(
-                "empty_image",
+            return Err(ApiError::new(
+                Code::EmptyImage,
                 format!("`{name}` is an empty file"),
             ));
         }
@@ -61,8 +60,8 @@ impl Form {
 
     pub fn required_text(&self, name: &str) -> Result<&str, ApiError> {
         self.text(name).ok_or_else(|| {
-            ApiError::bad_request(
-                "missing_field",
+            ApiError::new(
+                Code::MissingField,
                 format!("multipart field `{name}` is required"),
             )
         })
@@ -71,8 +70,7 @@ impl Form {
 
 fn too_large(name: &str) -> ApiError {
     ApiError::new(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        "image_too_large",
+        Code::ImageTooLarge,
         format!("`{name}` is larger than 8 MB (8388608 bytes)"),
     )
 }
@@ -83,7 +81,7 @@ fn multipart_error(error: MultipartError) -> ApiError {
         MultipartError::Payload(payload) if crate::deadline::is_body_timeout(payload) => {
             crate::deadline::body_timeout()
         }
-        _ => ApiError::bad_request("invalid_multipart", error.to_string()),
+        _ => ApiError::new(Code::InvalidMultipart, error.to_string()),
     }
 }
 
@@ -139,8 +137,8 @@ fn check_boundary(headers: &HeaderMap) -> Result<(), ApiError> {
         Some(boundary)
             if !(MIN_BOUNDARY_LEN..=MAX_BOUNDARY_LEN).contains(&boundary.as_str().len()) =>
         {
-            Err(ApiError::bad_request(
-                "invalid_multipart",
+            Err(ApiError::new(
+                Code::InvalidMultipart,
                 format!(
                     "the multipart boundary must be {MIN_BOUNDARY_LEN} to {MAX_BOUNDARY_LEN} characters"
                 ),
@@ -161,14 +159,14 @@ pub async fn read_form(payload: SafeMultipart, spec: FormSpec) -> Result<Form, A
         let is_file = spec.files.contains(&name.as_str());
         let is_text = spec.texts.contains(&name.as_str());
         if !is_file && !is_text {
-            return Err(ApiError::bad_request(
-                "unknown_field",
+            return Err(ApiError::new(
+                Code::UnknownField,
                 format!("unexpected multipart field `{name}`"),
             ));
         }
         if form.files.contains_key(&name) || form.texts.contains_key(&name) {
-            return Err(ApiError::bad_request(
-                "duplicate_field",
+            return Err(ApiError::new(
+                Code::DuplicateField,
                 format!("multipart field `{name}` was sent twice"),
             ));
         }
@@ -178,8 +176,8 @@ pub async fn read_form(payload: SafeMultipart, spec: FormSpec) -> Result<Form, A
                 .and_then(|d| d.get_filename())
                 .is_none()
         {
-            return Err(ApiError::bad_request(
-                "invalid_field_type",
+            return Err(ApiError::new(
+                Code::InvalidFieldType,
                 format!("`{name}` must be a file part"),
             ));
         }
@@ -194,8 +192,7 @@ pub async fn read_form(payload: SafeMultipart, spec: FormSpec) -> Result<Form, A
             total += chunk.len();
             if total > MAX_REQUEST_BYTES {
                 return Err(ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    "request_too_large",
+                    Code::RequestTooLarge,
                     "the request body is larger than 16.25 MB",
                 ));
             }
@@ -203,8 +200,8 @@ pub async fn read_form(payload: SafeMultipart, spec: FormSpec) -> Result<Form, A
                 return Err(if is_file {
                     too_large(&name)
                 } else {
-                    ApiError::bad_request(
-                        "field_too_long",
+                    ApiError::new(
+                        Code::FieldTooLong,
                         format!("`{name}` is longer than {MAX_TEXT_BYTES} bytes"),
                     )
                 });
@@ -215,7 +212,10 @@ pub async fn read_form(payload: SafeMultipart, spec: FormSpec) -> Result<Form, A
             form.files.insert(name, bytes);
         } else {
             let text = String::from_utf8(bytes).map_err(|_| {
-                ApiError::bad_request("invalid_field_type", format!("`{name}` must be UTF-8 text"))
+                ApiError::new(
+                    Code::InvalidFieldType,
+                    format!("`{name}` must be UTF-8 text"),
+                )
             })?;
             form.texts.insert(name, text);
         }

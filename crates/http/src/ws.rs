@@ -26,7 +26,7 @@ use sessions::live::{ClientMessage, EventSink, LiveStream, MAX_FRAME_BYTES, Stre
 use tokio::sync::mpsc;
 
 use crate::AppState;
-use crate::error::ApiError;
+use crate::error::{ApiError, Code};
 
 /// How often the server pings (at most; a fifth of the idle timeout when that is shorter). A
 /// client that sends no frame, or answers no ping, for `sessions.socket_idle_seconds` is dropped.
@@ -74,12 +74,12 @@ fn standard_close(code: CloseCode, description: &str) -> Option<CloseReason> {
 fn refusal(error: SessionError) -> (&'static str, Option<CloseReason>) {
     let api = ApiError::from(error);
     let close = match api.code {
-        "session_completed" => close_reason(4009, "session already has a verdict"),
-        "session_busy" => close_reason(4029, "another socket streams this session"),
-        "session_not_found" => close_reason(4004, "session not found"),
+        Code::SessionCompleted => close_reason(4009, "session already has a verdict"),
+        Code::SessionBusy => close_reason(4029, "another socket streams this session"),
+        Code::SessionNotFound => close_reason(4004, "session not found"),
         _ => standard_close(CloseCode::Error, "the session could not start"),
     };
-    (api.code, close)
+    (api.code.name(), close)
 }
 
 async fn send_json(session: &mut actix_ws::Session, message: &ClientMessage) -> bool {
@@ -104,8 +104,8 @@ pub async fn stream(
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, ApiError> {
     let (response, mut session, messages) = actix_ws::handle(&req, body).map_err(|e| {
-        ApiError::bad_request(
-            "websocket_upgrade_required",
+        ApiError::new(
+            Code::WebsocketUpgradeRequired,
             format!("this is a WebSocket endpoint: {e}"),
         )
     })?;

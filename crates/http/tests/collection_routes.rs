@@ -1,9 +1,8 @@
 //! In-process tests of the collection, face and search routes: create, list with paging,
 //! get, delete, index, search by face and by image, bad parameters and tenant isolation.
 
-use actix_web::{App, test};
+use actix_web::test;
 use common::{Part, code, fixture, form, json, request, testdata};
-use facegate_http::configure;
 use serde_json::Value;
 
 #[macro_use]

@@ -3,9 +3,8 @@
 
 use std::collections::BTreeSet;
 
-use actix_web::{App, test};
+use actix_web::test;
 use common::{Part, code, fixture, form, request, testdata};
-use facegate_http::configure;
 use serde_json::Value;
 
 #[macro_use]

@@ -3,9 +3,8 @@
 
 use std::collections::BTreeSet;
 
-use actix_web::{App, test};
+use actix_web::test;
 use common::{code, fixture, request};
-use facegate_http::configure;
 use serde_json::Value;
 
 #[macro_use]
@@ -103,4 +102,67 @@ async fn operational_routes_and_the_openapi_document_match_the_router() {
     assert_eq!(status, 200);
     let (status, body) = call!(app, "GET", "/api/v3/nothing", None, None);
     assert_eq!((status, code(&body)), (404, "route_not_found"));
+}
+
+/// The error codes are one enum: the OpenAPI document lists exactly its names, and the table
+/// of `docs/api.md` has a row for each with its status.
+#[actix_web::test]
+async fn the_error_codes_of_the_document_and_the_docs_are_the_enum() {
+    use facegate_http::codes::Code;
+    let f = fixture();
+    let app = app!(f);
+    let (_, doc) = call!(app, "GET", "/api/openapi.json", None, None);
+    let listed: BTreeSet<&str> = doc["components"]["schemas"]["ErrorDetail"]["properties"]["code"]
+        ["enum"]
+        .as_array()
+        .expect("an enum of codes")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let codes: BTreeSet<&str> = Code::ALL.iter().map(|c| c.name()).collect();
+    assert_eq!(listed, codes);
+
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/api.md");
+    let api = std::fs::read_to_string(&path).expect("docs/api.md");
+    let rows: Vec<Vec<&str>> = api
+        .lines()
+        .filter(|line| line.starts_with('|'))
+        .map(|line| line.split('|').map(str::trim).collect())
+        .filter(|cells: &Vec<&str>| cells.len() > 3)
+        .collect();
+    for code in Code::ALL {
+        let name = format!("`{}`", code.name());
+        let status = code.status().as_u16().to_string();
+        let documented = rows.iter().any(|cells| {
+            cells[1].split(" / ").any(|s| s == status) && cells[2].split(", ").any(|c| c == name)
+        });
+        assert!(documented, "docs/api.md has no row `| {status} | {name} |`");
+    }
+}
+
+/// A known path called with another method is 405 with an `Allow` header naming the methods
+/// it takes; an unknown path stays 404.
+#[actix_web::test]
+async fn a_known_path_with_another_method_is_405_with_allow() {
+    let f = fixture();
+    let app = app!(f);
+    for (method, uri, allow) in [
+        ("TRACE", "/healthz", "GET"),
+        ("POST", "/readyz", "GET"),
+        ("DELETE", "/api/v2/collections", "GET, POST"),
+        ("PUT", "/api/v2/collections/x/faces", "GET, POST"),
+        ("GET", "/api/v2/faces:detect", "POST"),
+    ] {
+        let response =
+            test::call_service(&app, request(method, uri, Some(&f.key), None).to_request()).await;
+        assert_eq!(response.status().as_u16(), 405, "{method} {uri}");
+        let allowed = response
+            .headers()
+            .get("allow")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        assert_eq!(allowed.as_deref(), Some(allow), "{method} {uri}");
+        let body: Value = test::read_body_json(response).await;
+        assert_eq!(code(&body), "method_not_allowed", "{method} {uri}");
+    }
 }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use face_engine::FaceEngine;
 use facegate_liveness_engine::mailbox::{LatestFrame, PendingFrame};
 use facegate_liveness_engine::replay::Recording;
-use facegate_liveness_engine::{LivenessConfig, LivenessMode, LivenessSession};
+use facegate_liveness_engine::{LivenessConfig, LivenessSession, SessionMode};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
@@ -40,8 +40,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .collect();
     let states: Vec<Arc<Mutex<LivenessSession>>> = (0..sessions)
         .map(|_| {
-            LivenessSession::new(engine.clone(), config.clone(), LivenessMode::Passive)
-                .map(|s| Arc::new(Mutex::new(s)))
+            LivenessSession::new(
+                engine.clone(),
+                config.clone(),
+                SessionMode::Passive,
+                &mut rand::rng(),
+            )
+            .map(|s| Arc::new(Mutex::new(s)))
         })
         .collect::<Result<_, _>>()?;
     let start = Instant::now();

@@ -102,13 +102,7 @@ fn main() {
         });
     }
     println!("{} frames from {}", paths.len(), frames.display());
-    for role in [
-        "detector_selfie",
-        "detector_group",
-        "landmarks",
-        "anti_spoof",
-        "embedder",
-    ] {
+    for role in face_engine::ModelRole::ALL {
         let mut runs = Vec::new();
         for _ in 0..30 {
             timed(&mut runs, || engine.run_model_once(role).expect("model"));

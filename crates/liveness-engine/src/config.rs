@@ -4,14 +4,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::LivenessError;
 
-/// Active mode poses challenges; passive mode asks the user to hold still.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum LivenessMode {
-    #[default]
-    Active,
-    Passive,
-}
+/// Active mode poses challenges; passive mode asks the user to hold still. The one mode type
+/// of the product, from `domain`.
+pub use domain::SessionMode;
 
 /// Every limit of one session. Times are in milliseconds of capture time (the timestamps the
 /// caller passes with each frame), so a replay at its own timestamps behaves like the live run.

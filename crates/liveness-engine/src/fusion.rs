@@ -8,7 +8,7 @@
 use domain::{Verdict, VerdictThresholds};
 use serde::Serialize;
 
-use crate::config::LivenessMode;
+use crate::config::SessionMode;
 use crate::layers::{Evidence, Layer, LayerScore};
 
 /// A layer scoring below this blocks a pass (the session gets `retry` at best).
@@ -62,10 +62,10 @@ pub struct VerdictReport {
 }
 
 /// Fuses the layers of a session of `mode` that ended for `end_reason`.
-pub fn fuse(mode: LivenessMode, layers: Vec<LayerScore>, end_reason: EndReason) -> VerdictReport {
+pub fn fuse(mode: SessionMode, layers: Vec<LayerScore>, end_reason: EndReason) -> VerdictReport {
     let weights: &[(Layer, f32)] = match mode {
-        LivenessMode::Active => &ACTIVE_WEIGHTS,
-        LivenessMode::Passive => &PASSIVE_WEIGHTS,
+        SessionMode::Active => &ACTIVE_WEIGHTS,
+        SessionMode::Passive => &PASSIVE_WEIGHTS,
     };
     let (mut sum, mut total) = (0.0f32, 0.0f32);
     let mut unjudged = false;
@@ -134,15 +134,15 @@ mod tests {
     #[test]
     fn strong_layers_pass_and_weak_layers_fail() {
         assert_eq!(
-            fuse(LivenessMode::Active, all(0.9), EndReason::Completed).verdict,
+            fuse(SessionMode::Active, all(0.9), EndReason::Completed).verdict,
             Verdict::Pass
         );
         assert_eq!(
-            fuse(LivenessMode::Active, all(0.55), EndReason::Completed).verdict,
+            fuse(SessionMode::Active, all(0.55), EndReason::Completed).verdict,
             Verdict::Retry
         );
         assert_eq!(
-            fuse(LivenessMode::Active, all(0.2), EndReason::Completed).verdict,
+            fuse(SessionMode::Active, all(0.2), EndReason::Completed).verdict,
             Verdict::Fail
         );
     }
@@ -151,7 +151,7 @@ mod tests {
     fn one_attack_fails_an_otherwise_perfect_session() {
         let mut layers = all(1.0);
         layers[2] = LayerScore::attack(Layer::DeepfakeInjection, "frozen".into());
-        let report = fuse(LivenessMode::Active, layers, EndReason::Completed);
+        let report = fuse(SessionMode::Active, layers, EndReason::Completed);
         assert_eq!(report.verdict, Verdict::Fail);
         assert!(report.confidence <= 0.3);
     }
@@ -161,12 +161,12 @@ mod tests {
         let mut layers = all(1.0);
         layers[4] = layer(Layer::Motion, 0.2);
         assert_eq!(
-            fuse(LivenessMode::Active, layers, EndReason::Completed).verdict,
+            fuse(SessionMode::Active, layers, EndReason::Completed).verdict,
             Verdict::Retry
         );
-        let timed_out = fuse(LivenessMode::Active, all(1.0), EndReason::SessionTimeout);
+        let timed_out = fuse(SessionMode::Active, all(1.0), EndReason::SessionTimeout);
         assert_eq!(timed_out.verdict, Verdict::Retry);
-        let no_face = fuse(LivenessMode::Active, all(0.0), EndReason::NoFace);
+        let no_face = fuse(SessionMode::Active, all(0.0), EndReason::NoFace);
         assert_eq!(no_face.verdict, Verdict::Retry);
     }
 
@@ -174,21 +174,21 @@ mod tests {
     fn a_layer_without_evidence_leads_to_retry_not_fail() {
         let mut layers = all(1.0);
         layers[4] = LayerScore::no_evidence(Layer::Motion, "too little motion".into());
-        let report = fuse(LivenessMode::Active, layers, EndReason::Completed);
+        let report = fuse(SessionMode::Active, layers, EndReason::Completed);
         assert_eq!(report.verdict, Verdict::Retry);
         let mut none_judged = all(1.0);
         for layer in &mut none_judged {
             *layer = LayerScore::no_evidence(layer.layer, "nothing to judge".into());
         }
         assert_eq!(
-            fuse(LivenessMode::Active, none_judged, EndReason::Completed).verdict,
+            fuse(SessionMode::Active, none_judged, EndReason::Completed).verdict,
             Verdict::Retry
         );
         let mut attacked = all(1.0);
         attacked[4] = LayerScore::no_evidence(Layer::Motion, "too little motion".into());
         attacked[1] = LayerScore::attack(Layer::AntiSpoof, "print".into());
         assert_eq!(
-            fuse(LivenessMode::Active, attacked, EndReason::Completed).verdict,
+            fuse(SessionMode::Active, attacked, EndReason::Completed).verdict,
             Verdict::Fail
         );
     }

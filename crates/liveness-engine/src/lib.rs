@@ -23,7 +23,7 @@ pub mod signals;
 pub mod surround;
 
 pub use challenge::ChallengeKind;
-pub use config::{LivenessConfig, LivenessMode};
+pub use config::{LivenessConfig, SessionMode};
 pub use error::LivenessError;
 pub use events::{Guidance, LivenessEvent};
 pub use fusion::{EndReason, VerdictReport};

@@ -12,15 +12,13 @@ use face_engine::geometry::{Affine, BoundingBox, Point};
 use image::RgbImage;
 
 use crate::homography::{Homography, residuals};
-use crate::patch::{BLOCK, GreyPatch, ssd, ssd_row};
+use crate::patch::{BLOCK, FACE_HALF, GreyPatch, ssd, ssd_row};
 use crate::surround::{self, SURROUND_HALF, SURROUND_SIDE, SurroundMotion};
 
 /// Side of the face patch kept for the next frames' comparisons. 160 px keeps a 640×480
 /// frame's face near full resolution: at 96 px the matching noise of a flat photo (0.0026–
 /// 0.0080 eye spans) reached into the live range; at 160 it is 0.0015–0.0069 (docs/accuracy.md).
 pub const PATCH_SIDE: usize = 160;
-/// Half-size of the face square, in face-box sides.
-pub const FACE_HALF: f32 = 0.6;
 const SEARCH: i32 = 6;
 const TRACKED_POINTS: usize = 60;
 
@@ -205,4 +203,72 @@ fn track(a: &GreyPatch, b: &GreyPatch, u: i32, v: i32, guess: (f32, f32)) -> Opt
         ssd(a, b, u, v, ub, vb + 1),
     );
     Some((ub as f32 + fu, vb as f32 + fv))
+}
+
+#[cfg(test)]
+mod surround_tests {
+    use face_engine::geometry::BoundingBox;
+    use image::{Rgb, RgbImage};
+
+    use super::FacePatch;
+    use crate::homography::Homography;
+    use crate::surround::{SurroundMotion, classify};
+
+    /// The surround classification on captured patches (kept here: the patches are this
+    /// module's). A textured 640×480 frame whose face box (200..320, 160..280) content is shifted by
+    /// `face_shift` and the rest by `room_shift` pixels to the right.
+    fn frame(face_shift: u32, room_shift: u32) -> RgbImage {
+        let texture = |x: u32, y: u32| {
+            ((x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) % 251) as u8
+        };
+        RgbImage::from_fn(640, 480, |x, y| {
+            let in_face =
+                (200 + face_shift..320 + face_shift).contains(&x) && (160..280).contains(&y);
+            let shift = if in_face { face_shift } else { room_shift };
+            let v = texture(x.wrapping_sub(shift), y);
+            Rgb([v, v, v])
+        })
+    }
+
+    fn ring_motion(face_shift: u32, room_shift: u32) -> SurroundMotion {
+        let face_a = BoundingBox::from_corners(200.0, 160.0, 320.0, 280.0);
+        let face_b = BoundingBox::from_corners(
+            200.0 + face_shift as f32,
+            160.0,
+            320.0 + face_shift as f32,
+            280.0,
+        );
+        let a = FacePatch::capture(&frame(0, 0), &face_a);
+        let b = FacePatch::capture(&frame(face_shift, room_shift), &face_b);
+        let moved = Homography([
+            1.0,
+            0.0,
+            f64::from(face_shift),
+            0.0,
+            1.0,
+            0.0,
+            0.0,
+            0.0,
+            1.0,
+        ]);
+        classify(a.surround(), b.surround(), &moved)
+    }
+
+    #[test]
+    fn surroundings_that_move_with_the_face_are_seen_as_one_picture() {
+        let m = ring_motion(8, 8);
+        assert!(m.with_face >= 20 && m.stayed == 0, "{m:?}");
+    }
+
+    #[test]
+    fn a_room_that_stays_while_the_face_moves_is_seen_as_staying() {
+        let m = ring_motion(8, 0);
+        assert!(m.stayed >= 20 && m.with_face <= 2, "{m:?}");
+    }
+
+    #[test]
+    fn a_face_that_barely_moves_decides_nothing() {
+        let m = ring_motion(1, 0);
+        assert_eq!(m, SurroundMotion::default());
+    }
 }

@@ -9,6 +9,9 @@ use crate::signals::grey_patch;
 
 /// Half-size of a matching block: blocks are 13×13 patch pixels.
 pub const BLOCK: i32 = 6;
+/// Half-size of the face square, in face-box sides (the face patch; the surround patch is
+/// twice as wide).
+pub const FACE_HALF: f32 = 0.6;
 
 /// A square grey patch of a frame, with its place in the image.
 #[derive(Debug, Clone)]

@@ -11,7 +11,7 @@ use face_engine::FaceEngine;
 use serde::{Deserialize, Serialize};
 
 use crate::challenge::ChallengeKind;
-use crate::config::{LivenessConfig, LivenessMode};
+use crate::config::{LivenessConfig, SessionMode};
 use crate::error::LivenessError;
 use crate::events::LivenessEvent;
 use crate::fusion::VerdictReport;
@@ -153,12 +153,13 @@ pub fn play(
 pub fn replay_in_order(
     engine: &Arc<FaceEngine>,
     config: &LivenessConfig,
-    mode: LivenessMode,
+    mode: SessionMode,
     recording: &Recording,
     start: usize,
     fps: f32,
+    rng: &mut impl rand::CryptoRng,
 ) -> Result<ReplayOutcome, LivenessError> {
-    let mut session = LivenessSession::new(engine.clone(), config.clone(), mode)?;
+    let mut session = LivenessSession::new(engine.clone(), config.clone(), mode, rng)?;
     let frames = (start..recording.frames.len()).map(|index| recording.frame(index));
     let (report, sent) = play(&mut session, frames, fps);
     Ok(ReplayOutcome {

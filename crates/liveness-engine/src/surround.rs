@@ -13,8 +13,7 @@
 use face_engine::geometry::Point;
 
 use crate::homography::Homography;
-use crate::parallax::FACE_HALF;
-use crate::patch::{GreyPatch, ssd};
+use crate::patch::{FACE_HALF, GreyPatch, ssd};
 
 /// Side of the surround patch in patch pixels.
 pub const SURROUND_SIDE: usize = 256;
@@ -102,70 +101,4 @@ fn best_near(a: &GreyPatch, b: &GreyPatch, u: i32, v: i32, guess: (f32, f32)) ->
         }
     }
     best
-}
-
-#[cfg(test)]
-mod tests {
-    use face_engine::geometry::BoundingBox;
-    use image::{Rgb, RgbImage};
-
-    use super::*;
-    use crate::parallax::FacePatch;
-
-    /// A textured 640×480 frame whose face box (200..320, 160..280) content is shifted by
-    /// `face_shift` and the rest by `room_shift` pixels to the right.
-    fn frame(face_shift: u32, room_shift: u32) -> RgbImage {
-        let texture = |x: u32, y: u32| {
-            ((x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) % 251) as u8
-        };
-        RgbImage::from_fn(640, 480, |x, y| {
-            let in_face =
-                (200 + face_shift..320 + face_shift).contains(&x) && (160..280).contains(&y);
-            let shift = if in_face { face_shift } else { room_shift };
-            let v = texture(x.wrapping_sub(shift), y);
-            Rgb([v, v, v])
-        })
-    }
-
-    fn ring_motion(face_shift: u32, room_shift: u32) -> SurroundMotion {
-        let face_a = BoundingBox::from_corners(200.0, 160.0, 320.0, 280.0);
-        let face_b = BoundingBox::from_corners(
-            200.0 + face_shift as f32,
-            160.0,
-            320.0 + face_shift as f32,
-            280.0,
-        );
-        let a = FacePatch::capture(&frame(0, 0), &face_a);
-        let b = FacePatch::capture(&frame(face_shift, room_shift), &face_b);
-        let moved = Homography([
-            1.0,
-            0.0,
-            f64::from(face_shift),
-            0.0,
-            1.0,
-            0.0,
-            0.0,
-            0.0,
-            1.0,
-        ]);
-        classify(a.surround(), b.surround(), &moved)
-    }
-
-    #[test]
-    fn surroundings_that_move_with_the_face_are_seen_as_one_picture() {
-        let m = ring_motion(8, 8);
-        assert!(m.with_face >= 20 && m.stayed == 0, "{m:?}");
-    }
-
-    #[test]
-    fn a_room_that_stays_while_the_face_moves_is_seen_as_staying() {
-        let m = ring_motion(8, 0);
-        assert!(m.stayed >= 20 && m.with_face <= 2, "{m:?}");
-    }
-
-    #[test]
-    fn a_face_that_barely_moves_decides_nothing() {
-        let m = ring_motion(1, 0);
-        assert_eq!(m, SurroundMotion::default());
-    }
 }

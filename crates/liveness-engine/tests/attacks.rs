@@ -15,7 +15,7 @@ use facegate_liveness_engine::replay::{
     self, ClassSummary, LabelFile, ReplayOutcome, replay_scripted,
 };
 use facegate_liveness_engine::{
-    ChallengeKind, LivenessConfig, LivenessMode, LivenessSession, VerdictReport,
+    ChallengeKind, LivenessConfig, LivenessSession, SessionMode, VerdictReport,
 };
 use rand::SeedableRng;
 
@@ -24,7 +24,7 @@ use common::{FPS, engine, load_rgb, testdata, video, warped_photo_frames};
 /// Feeds `frames` at [`FPS`] (looping) until the verdict or `max_frames`, then concludes.
 fn run_frames(
     engine: &Arc<FaceEngine>,
-    mode: LivenessMode,
+    mode: SessionMode,
     frames: &[Vec<u8>],
     max_frames: usize,
 ) -> VerdictReport {
@@ -104,15 +104,15 @@ fn a_still_photo_sent_repeatedly_never_passes() {
         let bytes = common::jpeg(&common::camera_sized(load_rgb(path)));
         outcome(
             name_of(path),
-            run_frames(&engine(), LivenessMode::Passive, &[bytes], 300),
+            run_frames(&engine(), SessionMode::Passive, &[bytes], 300),
         )
     });
 }
 
-fn warped(paths: &[PathBuf], class: &str, mode: LivenessMode) {
+fn warped(paths: &[PathBuf], class: &str, mode: SessionMode) {
     assert_none_pass(class, paths, |path| {
         let mut rng = rand::rngs::StdRng::seed_from_u64(name_of(path).len() as u64);
-        let count = if mode == LivenessMode::Active {
+        let count = if mode == SessionMode::Active {
             450
         } else {
             150
@@ -130,8 +130,8 @@ fn photos_moved_by_perspective_warps_never_pass() {
         39,
         "warped photos, as docs/accuracy.md reports"
     );
-    warped(&photos, "warped photo", LivenessMode::Passive);
-    warped(&photos[..4], "warped photo (active)", LivenessMode::Active);
+    warped(&photos, "warped photo", SessionMode::Passive);
+    warped(&photos[..4], "warped photo (active)", SessionMode::Active);
 }
 
 #[test]
@@ -140,7 +140,7 @@ fn print_and_screen_samples_held_to_the_camera_never_pass() {
         .iter()
         .map(|f| testdata().join("spoof/samples").join(f))
         .collect();
-    warped(&samples, "print/screen sample", LivenessMode::Passive);
+    warped(&samples, "print/screen sample", SessionMode::Passive);
 }
 
 #[test]
@@ -152,7 +152,7 @@ fn computer_generated_faces_never_pass() {
         .collect();
     cgi.sort();
     assert_eq!(cgi.len(), 32, "CGI faces, as docs/accuracy.md reports");
-    warped(&cgi, "cgi", LivenessMode::Passive);
+    warped(&cgi, "cgi", SessionMode::Passive);
 }
 
 /// NUAA print crops in capture order: `<subject>_<session>_<a>_<b>_<frame>.jpg`.
@@ -204,7 +204,7 @@ fn printed_photo_sequences_never_pass() {
             .collect();
         outcome(
             name.clone(),
-            run_frames(&engine(), LivenessMode::Passive, &frames, frames.len()),
+            run_frames(&engine(), SessionMode::Passive, &frames, frames.len()),
         )
     });
 }
@@ -232,7 +232,7 @@ fn a_replayed_video_cannot_answer_challenges_it_does_not_contain() {
         let mut session = LivenessSession::with_challenges(
             engine(),
             LivenessConfig::default(),
-            LivenessMode::Active,
+            SessionMode::Active,
             plan.clone(),
         )
         .expect("session");
@@ -250,7 +250,7 @@ fn a_sequence_with_two_people_never_passes() {
         ("expressions-man-2", "talking-woman"),
         ("webcam-man-2", "expressions-man-glasses"),
     ];
-    let modes = [LivenessMode::Passive, LivenessMode::Active];
+    let modes = [SessionMode::Passive, SessionMode::Active];
     let cases: Vec<_> = pairs.iter().flat_map(|p| modes.map(|m| (*p, m))).collect();
     assert_none_pass("two people", &cases, |((first, second), mode)| {
         let (a, b) = (video(first), video(second));

@@ -6,14 +6,16 @@ mod common;
 
 use domain::Verdict;
 use facegate_liveness_engine::{
-    EndReason, Guidance, LivenessConfig, LivenessEvent, LivenessMode, LivenessSession,
+    EndReason, Guidance, LivenessConfig, LivenessEvent, LivenessSession, SessionMode,
 };
 use image::{Rgb, RgbImage};
 
 use common::{engine, jpeg, testdata, video};
 
-fn session(mode: LivenessMode) -> LivenessSession {
-    LivenessSession::new(engine(), LivenessConfig::default(), mode).expect("session")
+fn session(mode: SessionMode) -> LivenessSession {
+    // a fixed seed: every active session here draws the same plan
+    let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(7);
+    LivenessSession::new(engine(), LivenessConfig::default(), mode, &mut rng).expect("session")
 }
 
 fn has_guidance(events: &[LivenessEvent], code: Guidance) -> bool {
@@ -24,7 +26,7 @@ fn has_guidance(events: &[LivenessEvent], code: Guidance) -> bool {
 
 #[test]
 fn unreadable_frames_get_guidance_and_end_the_session_after_the_limit() {
-    let mut s = session(LivenessMode::Passive);
+    let mut s = session(SessionMode::Passive);
     let real = std::fs::read(&video("webcam-man-2").frames[0]).expect("frame");
     let inputs: Vec<Vec<u8>> = vec![
         b"GIF89a not a jpeg".to_vec(),
@@ -55,7 +57,7 @@ fn unreadable_frames_get_guidance_and_end_the_session_after_the_limit() {
 
 #[test]
 fn a_ten_megabyte_frame_is_refused_without_decoding() {
-    let mut s = session(LivenessMode::Active);
+    let mut s = session(SessionMode::Active);
     let mut huge = vec![0u8; 10 * 1024 * 1024];
     huge[..3].copy_from_slice(&[0xFF, 0xD8, 0xFF]);
     let events = s.push_frame(&huge, 0);
@@ -65,7 +67,7 @@ fn a_ten_megabyte_frame_is_refused_without_decoding() {
 
 #[test]
 fn ten_seconds_without_a_face_end_in_retry() {
-    let mut s = session(LivenessMode::Active);
+    let mut s = session(SessionMode::Active);
     let blank = jpeg(&RgbImage::from_pixel(320, 240, Rgb([30, 120, 40])));
     let mut t = 0;
     while s.verdict().is_none() {
@@ -81,7 +83,7 @@ fn ten_seconds_without_a_face_end_in_retry() {
 #[test]
 fn several_faces_get_guidance_and_never_pass() {
     let group = std::fs::read(testdata().join("groups/couple.jpg")).expect("a group photo");
-    let mut s = session(LivenessMode::Passive);
+    let mut s = session(SessionMode::Passive);
     let mut guided = false;
     let mut t = 0;
     while s.verdict().is_none() && t < 20_000 {
@@ -99,7 +101,7 @@ fn several_faces_get_guidance_and_never_pass() {
 fn timestamps_going_backwards_are_ignored_and_counted() {
     let recording = video("webcam-man-2");
     let frame = |i: usize| std::fs::read(&recording.frames[i]).expect("frame");
-    let mut s = session(LivenessMode::Passive);
+    let mut s = session(SessionMode::Passive);
     s.push_frame(&frame(0), 5_000);
     for (i, t) in [(1, 5_000), (2, 4_000), (3, 0)] {
         let events = s.push_frame(&frame(i), t);
@@ -130,7 +132,7 @@ fn a_flood_of_two_hundred_frames_in_one_second_is_sampled_down() {
     let frames: Vec<Vec<u8>> = (0..200)
         .map(|i| std::fs::read(&recording.frames[i % recording.frames.len()]).expect("frame"))
         .collect();
-    let mut s = session(LivenessMode::Active);
+    let mut s = session(SessionMode::Active);
     let started = std::time::Instant::now();
     for (i, bytes) in frames.iter().enumerate() {
         s.push_frame(bytes, i as u64 * 5); // 200 frames within 1 s of capture time
@@ -143,7 +145,7 @@ fn a_flood_of_two_hundred_frames_in_one_second_is_sampled_down() {
 
 #[test]
 fn a_verdict_ends_the_session_for_good() {
-    let mut s = session(LivenessMode::Passive);
+    let mut s = session(SessionMode::Passive);
     let events = s.close();
     assert!(matches!(events.last(), Some(LivenessEvent::Verdict(_))));
     assert!(s.push_frame(b"anything", 1).is_empty());

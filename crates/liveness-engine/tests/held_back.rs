@@ -12,7 +12,7 @@ use domain::Verdict;
 use facegate_liveness_engine::challenge::{draw_challenges, draw_challenges_from};
 use facegate_liveness_engine::replay::{self, LabelFile, ReplayOutcome, replay_scripted};
 use facegate_liveness_engine::{
-    ChallengeKind, Evidence, LivenessConfig, LivenessMode, LivenessSession, VerdictReport,
+    ChallengeKind, Evidence, LivenessConfig, LivenessSession, SessionMode, VerdictReport,
 };
 
 use common::eval_attacks::attack_cases;
@@ -22,11 +22,11 @@ use common::{FPS, engine, in_parallel, video};
 
 struct Run {
     case: Case,
-    mode: LivenessMode,
+    mode: SessionMode,
     report: VerdictReport,
 }
 
-fn run(case: &Case, mode: LivenessMode) -> Run {
+fn run(case: &Case, mode: SessionMode) -> Run {
     // each session draws its own challenge plan
     let plan = draw_challenges(&mut case_rng(&format!("plan {}", case.name)), 3, 4);
     let mut session =
@@ -124,20 +124,20 @@ fn table(runs: &[Run]) -> BTreeMap<(String, &'static str), ClassRow> {
 /// Every case of `half` in passive mode, and the attacks (a few per class) in active mode.
 fn evaluate(half: Half) -> Vec<Run> {
     let split = Split::standard();
-    let mut jobs: Vec<(Case, LivenessMode)> = Vec::new();
+    let mut jobs: Vec<(Case, SessionMode)> = Vec::new();
     for case in live_cases(&split, half)
         .into_iter()
         .chain(attack_cases(&split, half, false))
     {
         assert_eq!(split.half_of_case(&case), Ok(half), "{}", case.name);
-        jobs.push((case, LivenessMode::Passive));
+        jobs.push((case, SessionMode::Passive));
     }
     let mut per_class: BTreeMap<&str, usize> = BTreeMap::new();
     for case in attack_cases(&split, half, true) {
         let taken = per_class.entry(case.class).or_default();
         if *taken < 2 {
             *taken += 1;
-            jobs.push((case, LivenessMode::Active));
+            jobs.push((case, SessionMode::Active));
         }
     }
     in_parallel(&jobs, |(case, mode)| run(case, *mode))
@@ -172,7 +172,7 @@ fn active_live(half: Half) -> Vec<ReplayOutcome> {
         let mut session = LivenessSession::with_challenges(
             engine(),
             LivenessConfig::default(),
-            LivenessMode::Active,
+            SessionMode::Active,
             plan.clone(),
         )
         .expect("session");

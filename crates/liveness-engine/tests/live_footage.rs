@@ -10,7 +10,7 @@ use facegate_liveness_engine::challenge::draw_challenges_from;
 use facegate_liveness_engine::replay::{
     self, ClassSummary, LabelFile, ReplayOutcome, replay_in_order, replay_scripted,
 };
-use facegate_liveness_engine::{ChallengeKind, LivenessConfig, LivenessMode, LivenessSession};
+use facegate_liveness_engine::{ChallengeKind, LivenessConfig, LivenessSession, SessionMode};
 use rand::SeedableRng;
 
 use common::{FPS, VIDEOS, engine, in_parallel, video};
@@ -45,10 +45,11 @@ fn every_video_passes_in_passive_mode() {
                 let mut outcome = replay_in_order(
                     &engine(),
                     &LivenessConfig::default(),
-                    LivenessMode::Passive,
+                    SessionMode::Passive,
                     &recording,
                     start,
                     FPS,
+                    &mut rand::rng(),
                 )
                 .expect("replay");
                 outcome.recording = format!("{name}@{start}");
@@ -103,7 +104,7 @@ fn labelled_videos_answer_random_challenges_and_pass() {
         let mut session = LivenessSession::with_challenges(
             engine(),
             LivenessConfig::default(),
-            LivenessMode::Active,
+            SessionMode::Active,
             plan.clone(),
         )
         .expect("session");
@@ -129,9 +130,13 @@ fn labelled_videos_answer_random_challenges_and_pass() {
 #[test]
 fn a_passing_session_yields_an_icao_portrait() {
     let recording = video("expressions-man-2");
-    let mut session =
-        LivenessSession::new(engine(), LivenessConfig::default(), LivenessMode::Passive)
-            .expect("session");
+    let mut session = LivenessSession::new(
+        engine(),
+        LivenessConfig::default(),
+        SessionMode::Passive,
+        &mut rand::rng(),
+    )
+    .expect("session");
     let frames = recording
         .frames
         .iter()

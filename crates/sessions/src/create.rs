@@ -60,7 +60,8 @@ impl SessionService {
             SessionMode::Passive => 0,
             SessionMode::Active => {
                 let config = &self.settings.liveness;
-                rand::rng().random_range(config.min_challenges..=config.max_challenges) as u32
+                let mut rng = self.settings.randomness.session_rng();
+                rng.random_range(config.min_challenges..=config.max_challenges) as u32
             }
         }
     }

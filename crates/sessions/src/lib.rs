@@ -10,11 +10,13 @@
 
 pub mod create;
 mod error;
+pub mod gate;
 pub mod live;
 pub mod messages;
 pub mod page;
 pub mod read;
 pub mod stats;
+pub mod sweeper;
 
 use std::sync::Arc;
 
@@ -69,6 +71,33 @@ pub struct SessionSettings {
     pub compare_threshold: f32,
     /// A socket with no frame (or no pong) for this long is closed.
     pub socket_idle_seconds: u64,
+    /// Where each session's random draws (challenge count and plan) come from.
+    pub randomness: SessionRandomness,
+    /// Uploaded images (compare-with-session's probe) declaring more pixels are refused.
+    pub max_image_pixels: u64,
+}
+
+/// The source of a session's random draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SessionRandomness {
+    /// A generator seeded from the operating system's CSPRNG for every session (production).
+    #[default]
+    Os,
+    /// Every session draws from a generator seeded with this value, so every session of the
+    /// process draws the same: for tests that must run one known session. Never in production:
+    /// a client who knows the seed knows the challenges.
+    Seeded(u64),
+}
+
+impl SessionRandomness {
+    /// A new generator for one session (a CSPRNG: ChaCha, whatever its seed).
+    pub fn session_rng(self) -> rand::rngs::StdRng {
+        use rand::SeedableRng;
+        match self {
+            SessionRandomness::Os => rand::rngs::StdRng::from_os_rng(),
+            SessionRandomness::Seeded(seed) => rand::rngs::StdRng::seed_from_u64(seed),
+        }
+    }
 }
 
 impl SessionSettings {
@@ -86,8 +115,10 @@ impl SessionSettings {
                 captcha: None,
             },
             liveness: LivenessConfig::default(),
-            compare_threshold: 0.65,
+            compare_threshold: domain::DEFAULT_COMPARE_THRESHOLD,
             socket_idle_seconds: 30,
+            randomness: SessionRandomness::Os,
+            max_image_pixels: face_engine::DEFAULT_MAX_PIXELS,
         }
     }
 }
@@ -100,10 +131,14 @@ pub struct SessionService {
     guard: AddressGuard,
     settings: Arc<SessionSettings>,
     live: Arc<live::LiveHub>,
+    /// The process's one inference gate (frames here, HTTP requests in the web layer).
+    inference: Arc<gate::InferenceGate>,
 }
 
 impl SessionService {
-    /// `analysis_threads` bounds the frames analysed at once across every session.
+    /// `analysis_threads` bounds the frames analysed at once across every session; every
+    /// frame's analysis also passes the one inference gate (one place per core), which the
+    /// HTTP layer shares ([`SessionService::inference_gate`]).
     pub fn new(
         store: Store,
         engine: Arc<FaceEngine>,
@@ -118,7 +153,13 @@ impl SessionService {
             guard,
             settings: Arc::new(settings),
             live: Arc::new(live::LiveHub::new(analysis_threads)),
+            inference: Arc::new(gate::InferenceGate::per_core()),
         })
+    }
+
+    /// The inference gate every model run of this process passes.
+    pub fn inference_gate(&self) -> Arc<gate::InferenceGate> {
+        self.inference.clone()
     }
 
     pub fn store(&self) -> &Store {

@@ -14,9 +14,10 @@ use std::time::Instant;
 use domain::{Session, SessionMode, SessionStatus, Verdict};
 use liveness_engine::challenge::draw_challenges;
 use liveness_engine::mailbox::{LatestFrame, PendingFrame};
-use liveness_engine::{LivenessEvent, LivenessMode, LivenessSession, VerdictReport};
+use liveness_engine::{LivenessEvent, LivenessSession, VerdictReport};
 use parking_lot::Mutex;
-use storage::sessions::{NewDelivery, SessionOutcome};
+use storage::outbox::NewDelivery;
+use storage::sessions::SessionOutcome;
 use uuid::Uuid;
 
 pub use crate::messages::{ClientMessage, EventSink, StreamEnd, redirect_with_session};
@@ -167,17 +168,21 @@ impl SessionService {
         };
         let config = self.settings.liveness.clone();
         let engine_session = match begun.mode {
-            SessionMode::Passive => {
-                LivenessSession::new(self.engine.clone(), config, LivenessMode::Passive)?
-            }
+            SessionMode::Passive => LivenessSession::with_challenges(
+                self.engine.clone(),
+                config,
+                SessionMode::Passive,
+                Vec::new(),
+            )?,
             SessionMode::Active => {
                 let count = (begun.challenge_count as usize)
                     .clamp(config.min_challenges, config.max_challenges);
-                let plan = draw_challenges(&mut rand::rng(), count, count);
+                let mut rng = self.settings.randomness.session_rng();
+                let plan = draw_challenges(&mut rng, count, count);
                 LivenessSession::with_challenges(
                     self.engine.clone(),
                     config,
-                    LivenessMode::Active,
+                    SessionMode::Active,
                     plan,
                 )?
             }
@@ -311,7 +316,10 @@ impl Live {
         let Some(engine_session) = guard.as_mut() else {
             return true;
         };
-        let events = engine_session.push_frame(&frame.jpeg, frame.timestamp_ms);
+        let events = {
+            let _pass = self.service.inference.enter();
+            engine_session.push_frame(&frame.jpeg, frame.timestamp_ms)
+        };
         for event in events {
             match event {
                 LivenessEvent::Verdict(report) => {

@@ -177,10 +177,11 @@ impl SessionService {
             .store
             .session_photo_of(id)?
             .ok_or(SessionError::NotVerified)?;
+        let _pass = self.inference.enter();
         let reference = Image::decode(&portrait)?;
         let reference_face = self.engine.primary_face(&reference)?;
         let a = self.engine.embed_face(&reference, &reference_face)?;
-        let probe = Image::decode(probe)?;
+        let probe = Image::decode_with_limit(probe, self.settings.max_image_pixels)?;
         let probe_face = self.engine.primary_face(&probe)?;
         let b = self.engine.embed_face(&probe, &probe_face)?;
         let similarity = self.engine.compare(&a, &b);

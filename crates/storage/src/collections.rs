@@ -6,7 +6,7 @@ use diesel::prelude::*;
 use domain::{Collection, ExternalId, IndexedFace, TenantId};
 use uuid::Uuid;
 
-use crate::error::{StorageError, StorageResult};
+use crate::error::{Entity, StorageError, StorageResult};
 use crate::schema::{collections, faces};
 use crate::{Store, embedding_from_blob, embedding_to_blob, now_millis, parse_uuid};
 
@@ -72,7 +72,7 @@ pub struct Page<T> {
     pub next_token: Option<String>,
 }
 
-fn db(entity: &'static str) -> impl Fn(diesel::result::Error) -> StorageError {
+fn db(entity: Entity) -> impl Fn(diesel::result::Error) -> StorageError {
     move |e| StorageError::from_diesel(entity, e)
 }
 
@@ -94,7 +94,7 @@ impl Store {
         diesel::insert_into(collections::table)
             .values(&row)
             .execute(&mut *self.conn()?)
-            .map_err(db("collection"))?;
+            .map_err(db(Entity::Collection))?;
         row.into_domain(Some(0))
     }
 
@@ -107,7 +107,7 @@ impl Store {
             .filter(collections::tenant_id.eq(tenant.0.to_string()))
             .filter(collections::external_id.eq(external_id.as_str()))
             .first::<CollectionRow>(&mut *self.conn()?)
-            .map_err(db("collection"))
+            .map_err(db(Entity::Collection))
     }
 
     /// The internal id of a tenant's collection (`NotFound` otherwise), without counting faces.
@@ -126,7 +126,7 @@ impl Store {
             .filter(faces::collection_id.eq(&row.id))
             .count()
             .get_result(&mut *self.conn()?)
-            .map_err(db("collection"))?;
+            .map_err(db(Entity::Collection))?;
         row.into_domain(Some(count.max(0) as u64))
     }
 
@@ -147,7 +147,7 @@ impl Store {
             .order(collections::external_id)
             .limit(limit as i64 + 1)
             .load::<CollectionRow>(&mut *self.conn()?)
-            .map_err(db("collection"))?;
+            .map_err(db(Entity::Collection))?;
         let more = rows.len() > limit;
         let items = rows
             .into_iter()
@@ -173,7 +173,7 @@ impl Store {
             diesel::delete(collections::table.find(&row.id)).execute(c)?;
             Ok(())
         })
-        .map_err(db("collection"))?;
+        .map_err(db(Entity::Collection))?;
         parse_uuid(&row.id)
     }
 
@@ -207,7 +207,7 @@ impl Store {
             .select(faces::model_id)
             .first::<String>(&mut *conn)
             .optional()
-            .map_err(db("face"))?;
+            .map_err(db(Entity::Face))?;
         if let Some(existing) = existing_model.filter(|m| m != model_id) {
             return Err(StorageError::EmbedderMismatch {
                 collection: existing,
@@ -222,7 +222,7 @@ impl Store {
                 }
                 bump_version(c, &collection.id)
             })
-            .map_err(db("face"))?;
+            .map_err(db(Entity::Face))?;
         Ok((row.into_domain()?, version))
     }
 
@@ -239,7 +239,7 @@ impl Store {
             .filter(faces::collection_id.eq(&collection.id))
             .filter(faces::tenant_id.eq(tenant.0.to_string()))
             .first::<FaceRow>(&mut *self.conn()?)
-            .map_err(db("face"))?
+            .map_err(db(Entity::Face))?
             .into_domain()
     }
 
@@ -264,7 +264,7 @@ impl Store {
             .order(faces::id)
             .limit(limit as i64 + 1)
             .load::<FaceRow>(&mut *self.conn()?)
-            .map_err(db("face"))?;
+            .map_err(db(Entity::Face))?;
         let more = rows.len() > limit;
         let items = rows
             .into_iter()
@@ -300,7 +300,7 @@ impl Store {
                 }
                 bump_version(c, &collection.id)
             })
-            .map_err(db("face"))?;
+            .map_err(db(Entity::Face))?;
         Ok((parse_uuid(&collection.id)?, outcome))
     }
 
@@ -325,7 +325,7 @@ impl Store {
                 faces::tenant_id,
             ))
             .load::<(String, String, String, String)>(&mut *self.conn()?)
-            .map_err(db("face"))?;
+            .map_err(db(Entity::Face))?;
         let tenant_id = tenant.0.to_string();
         rows.into_iter()
             .filter(|(_, _, c, t)| *c == collection_id && *t == tenant_id)
@@ -342,12 +342,12 @@ impl Store {
                 .find(collection_id.to_string())
                 .select(collections::version)
                 .first::<i64>(c)
-                .map_err(db("collection"))?;
+                .map_err(db(Entity::Collection))?;
             let rows = faces::table
                 .filter(faces::collection_id.eq(collection_id.to_string()))
                 .select((faces::id, faces::embedding))
                 .load::<(String, Vec<u8>)>(c)
-                .map_err(db("face"))?;
+                .map_err(db(Entity::Face))?;
             let vectors = rows
                 .into_iter()
                 .map(|(id, blob)| Ok((parse_uuid(&id)?, embedding_from_blob(&blob)?)))
@@ -373,7 +373,7 @@ impl Store {
             .find(collection_id.to_string())
             .select(collections::version)
             .first::<i64>(&mut *self.conn()?)
-            .map_err(db("collection"))
+            .map_err(db(Entity::Collection))
     }
 
     /// Ids of every collection (all tenants), for rebuilding indexes at start-up.
@@ -381,7 +381,7 @@ impl Store {
         collections::table
             .select(collections::id)
             .load::<String>(&mut *self.conn()?)
-            .map_err(db("collection"))?
+            .map_err(db(Entity::Collection))?
             .iter()
             .map(|id| parse_uuid(id))
             .collect()

@@ -7,7 +7,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Text};
 
 use crate::schema::{deployment_facts, request_counters};
-use crate::{AnyConnection, StorageError, StorageResult, Store, now_millis};
+use crate::{AnyConnection, Entity, StorageError, StorageResult, Store, now_millis};
 
 /// The fact under which the server secret's check value is kept.
 const SECRET_CHECK: &str = "server_secret_check";
@@ -67,7 +67,7 @@ impl Store {
             .bind::<BigInt, _>(resets_at)
             .get_result::<Hits>(lite),
         }
-        .map_err(|e| StorageError::from_diesel("request counter", e))?
+        .map_err(|e| StorageError::from_diesel(Entity::RequestCounter, e))?
         .hits;
         Ok(CounterWindow { hits, resets_at })
     }
@@ -87,7 +87,7 @@ impl Store {
             .select(rc::hits)
             .first::<i64>(&mut *self.conn()?)
             .optional()
-            .map_err(|e| StorageError::from_diesel("request counter", e))?
+            .map_err(|e| StorageError::from_diesel(Entity::RequestCounter, e))?
             .unwrap_or(0);
         Ok(CounterWindow {
             hits,
@@ -100,7 +100,7 @@ impl Store {
         use request_counters as rc;
         diesel::delete(rc::table.filter(rc::expires_at.le(now)))
             .execute(&mut *self.conn()?)
-            .map_err(|e| StorageError::from_diesel("request counter", e))
+            .map_err(|e| StorageError::from_diesel(Entity::RequestCounter, e))
     }
 
     /// Whether this process's server secret is the deployment's: the first replica to start
@@ -118,7 +118,7 @@ impl Store {
                 df::created_at.eq(now_millis()),
             ))
             .execute(&mut *conn)
-            .map_err(|e| StorageError::from_diesel("deployment fact", e));
+            .map_err(|e| StorageError::from_diesel(Entity::DeploymentFact, e));
         match recorded {
             // a peer (or an earlier start) recorded it first
             Ok(_) | Err(StorageError::Conflict { .. }) => {}
@@ -128,7 +128,7 @@ impl Store {
             .find(SECRET_CHECK)
             .select(df::value)
             .first(&mut *conn)
-            .map_err(|e| StorageError::from_diesel("deployment fact", e))?;
+            .map_err(|e| StorageError::from_diesel(Entity::DeploymentFact, e))?;
         let stored = hex::decode(stored.trim()).unwrap_or_default();
         Ok(self.secret().verify(SECRET_CHECK_LABEL, &stored))
     }

@@ -2,15 +2,52 @@
 
 use thiserror::Error;
 
+/// What a not-found or conflict error is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entity {
+    Collection,
+    Face,
+    Session,
+    SessionAttempt,
+    SessionStream,
+    Tenant,
+    ApiKey,
+    DeploymentFact,
+    RequestCounter,
+    WebhookDelivery,
+    WebhookSecret,
+    /// A row of no more particular kind.
+    Record,
+}
+
+impl std::fmt::Display for Entity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Entity::Collection => "collection",
+            Entity::Face => "face",
+            Entity::Session => "session",
+            Entity::SessionAttempt => "session attempt",
+            Entity::SessionStream => "session stream",
+            Entity::Tenant => "tenant",
+            Entity::ApiKey => "api key",
+            Entity::DeploymentFact => "deployment fact",
+            Entity::RequestCounter => "request counter",
+            Entity::WebhookDelivery => "webhook delivery",
+            Entity::WebhookSecret => "webhook secret",
+            Entity::Record => "record",
+        })
+    }
+}
+
 /// Errors returned by repositories.
 #[derive(Debug, Error)]
 pub enum StorageError {
     /// The row does not exist (or belongs to another tenant, which is reported identically).
     #[error("{entity} not found")]
-    NotFound { entity: &'static str },
+    NotFound { entity: Entity },
     /// A uniqueness rule was violated (for example a duplicate collection `external_id`).
     #[error("{entity} already exists")]
-    Conflict { entity: &'static str },
+    Conflict { entity: Entity },
     /// The database cannot be reached or refused the operation for a transient reason.
     #[error("database unavailable: {0}")]
     Unavailable(String),
@@ -38,7 +75,7 @@ pub type StorageResult<T> = Result<T, StorageError>;
 
 impl StorageError {
     /// Maps a diesel error, naming the entity for not-found and conflict.
-    pub(crate) fn from_diesel(entity: &'static str, e: diesel::result::Error) -> Self {
+    pub(crate) fn from_diesel(entity: Entity, e: diesel::result::Error) -> Self {
         use diesel::result::{DatabaseErrorKind, Error};
         match e {
             Error::NotFound => StorageError::NotFound { entity },
@@ -62,6 +99,6 @@ impl From<diesel::r2d2::PoolError> for StorageError {
 
 impl From<diesel::result::Error> for StorageError {
     fn from(e: diesel::result::Error) -> Self {
-        StorageError::from_diesel("record", e)
+        StorageError::from_diesel(Entity::Record, e)
     }
 }

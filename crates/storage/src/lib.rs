@@ -6,6 +6,7 @@ pub mod collections;
 pub mod connection;
 pub mod deployment;
 mod error;
+pub mod outbox;
 pub mod pgvector;
 mod schema;
 pub mod search;
@@ -22,7 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use connection::{AnyConnection, Backend, DbConnection, DbPool};
-pub use error::{StorageError, StorageResult};
+pub use error::{Entity, StorageError, StorageResult};
 pub use secrets::ServerSecret;
 
 /// A handle on the database: the pool, its backend and the server secret for digests.

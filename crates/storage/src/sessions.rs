@@ -5,7 +5,7 @@ use diesel::prelude::*;
 use domain::{Session, SessionKind, SessionMode, SessionStatus, TenantId, Verdict};
 use uuid::Uuid;
 
-use crate::error::{StorageError, StorageResult};
+use crate::error::{Entity, StorageError, StorageResult};
 use crate::schema::sessions;
 use crate::{AnyConnection, Store, now_millis, parse_uuid, secrets};
 
@@ -61,13 +61,6 @@ pub struct SessionOutcome {
     pub layers_json: String,
     /// The ICAO portrait JPEG and its quality score; kept only for a `pass`.
     pub photo: Option<(Vec<u8>, f32)>,
-}
-
-/// The webhook to queue with a session's outcome (the outbox row).
-#[derive(Debug, Clone)]
-pub struct NewDelivery {
-    pub url: String,
-    pub payload: String,
 }
 
 fn verdict_str(verdict: Verdict) -> &'static str {
@@ -161,7 +154,7 @@ impl Store {
         diesel::insert_into(sessions::table)
             .values(&row)
             .execute(&mut *self.conn()?)
-            .map_err(|e| StorageError::from_diesel("session", e))?;
+            .map_err(|e| StorageError::from_diesel(Entity::Session, e))?;
         Ok((row.into_domain()?, token))
     }
 
@@ -169,7 +162,7 @@ impl Store {
         sessions::table
             .find(id.to_string())
             .first::<SessionRow>(&mut *self.conn()?)
-            .map_err(|e| StorageError::from_diesel("session", e))
+            .map_err(|e| StorageError::from_diesel(Entity::Session, e))
     }
 
     /// The session when `token` is its token (constant-time); otherwise, and for expired or
@@ -177,11 +170,15 @@ impl Store {
     pub fn session_with_token(&self, id: Uuid, token: &str) -> StorageResult<Session> {
         let row = self.session_row(id)?;
         if !self.secret().verify(token, &row.token_digest) {
-            return Err(StorageError::NotFound { entity: "session" });
+            return Err(StorageError::NotFound {
+                entity: Entity::Session,
+            });
         }
         let session = row.into_domain()?;
         if session.is_expired_at(now_millis()) {
-            return Err(StorageError::NotFound { entity: "session" });
+            return Err(StorageError::NotFound {
+                entity: Entity::Session,
+            });
         }
         Ok(session)
     }
@@ -203,7 +200,7 @@ impl Store {
         )
         .set(sessions::status.eq(status.as_str()))
         .execute(&mut *self.conn()?)
-        .map_err(|e| StorageError::from_diesel("session", e))?;
+        .map_err(|e| StorageError::from_diesel(Entity::Session, e))?;
         self.session_row(id)?.into_domain()
     }
 
@@ -216,7 +213,9 @@ impl Store {
     pub fn session_of_tenant(&self, tenant: TenantId, id: Uuid) -> StorageResult<Session> {
         let session = self.session(id)?;
         if session.tenant_id != tenant {
-            return Err(StorageError::NotFound { entity: "session" });
+            return Err(StorageError::NotFound {
+                entity: Entity::Session,
+            });
         }
         Ok(session)
     }
@@ -242,13 +241,15 @@ impl Store {
         )
         .set(sessions::status.eq(SessionStatus::InProgress.as_str()))
         .execute(&mut *self.conn()?)
-        .map_err(|e| StorageError::from_diesel("session", e))?;
+        .map_err(|e| StorageError::from_diesel(Entity::Session, e))?;
         let session = self.session(id)?;
         if changed == 1 {
             return Ok(session);
         }
         if session.is_expired_at(now_millis()) {
-            return Err(StorageError::NotFound { entity: "session" });
+            return Err(StorageError::NotFound {
+                entity: Entity::Session,
+            });
         }
         Err(refused(session.status, SessionStatus::InProgress))
     }
@@ -261,7 +262,7 @@ impl Store {
         &self,
         id: Uuid,
         outcome: &SessionOutcome,
-        webhook: Option<&NewDelivery>,
+        webhook: Option<&crate::outbox::NewDelivery>,
     ) -> StorageResult<Session> {
         let (photo, quality) = match (outcome.verdict, &outcome.photo) {
             (Verdict::Pass, Some((jpeg, q))) => (Some(jpeg.clone()), Some(f64::from(*q))),
@@ -274,7 +275,7 @@ impl Store {
                 .find(id.to_string())
                 .select((sessions::created_at, sessions::expires_at))
                 .first(c)
-                .map_err(|e| StorageError::from_diesel("session", e))?;
+                .map_err(|e| StorageError::from_diesel(Entity::Session, e))?;
             // the result stays readable for at least one lifetime after the verdict
             let readable_until = expires_at.max(now + (expires_at - created_at));
             let changed = diesel::update(sessions::table.find(id.to_string()).filter(
@@ -294,13 +295,13 @@ impl Store {
                 sessions::expires_at.eq(readable_until),
             ))
             .execute(c)
-            .map_err(|e| StorageError::from_diesel("session", e))?;
+            .map_err(|e| StorageError::from_diesel(Entity::Session, e))?;
             if changed == 0 {
                 let status = sessions::table
                     .find(id.to_string())
                     .select(sessions::status)
                     .first::<String>(c)
-                    .map_err(|e| StorageError::from_diesel("session", e))?;
+                    .map_err(|e| StorageError::from_diesel(Entity::Session, e))?;
                 let from = SessionStatus::parse(&status).unwrap_or(SessionStatus::Completed);
                 return Err(refused(from, SessionStatus::Completed));
             }
@@ -309,8 +310,8 @@ impl Store {
                     .find(id.to_string())
                     .select(sessions::tenant_id)
                     .first(c)
-                    .map_err(|e| StorageError::from_diesel("session", e))?;
-                crate::webhooks::insert_delivery(c, &tenant, id, webhook, now)?;
+                    .map_err(|e| StorageError::from_diesel(Entity::Session, e))?;
+                crate::outbox::insert_delivery(c, &tenant, id, webhook, now)?;
             }
             Ok(())
         })?;
@@ -335,14 +336,14 @@ impl Store {
                 diesel::sql_query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
                     .bind::<diesel::sql_types::Text, _>(subject)
                     .execute(pg)
-                    .map_err(|e| StorageError::from_diesel("session attempt", e))?;
+                    .map_err(|e| StorageError::from_diesel(Entity::SessionAttempt, e))?;
             }
             let made: i64 = sa::table
                 .filter(sa::subject.eq(subject))
                 .filter(sa::created_at.ge(window_start))
                 .count()
                 .get_result(c)
-                .map_err(|e| StorageError::from_diesel("session attempt", e))?;
+                .map_err(|e| StorageError::from_diesel(Entity::SessionAttempt, e))?;
             if made >= i64::from(max) {
                 return Ok(None);
             }
@@ -353,7 +354,7 @@ impl Store {
                     sa::created_at.eq(now_millis()),
                 ))
                 .execute(c)
-                .map_err(|e| StorageError::from_diesel("session attempt", e))?;
+                .map_err(|e| StorageError::from_diesel(Entity::SessionAttempt, e))?;
             Ok(Some(made as u32 + 1))
         })
     }
@@ -363,7 +364,7 @@ impl Store {
         diesel::update(sessions::table.find(id.to_string()))
             .set(sessions::photo.eq(None::<Vec<u8>>))
             .execute(&mut *self.conn()?)
-            .map_err(|e| StorageError::from_diesel("session", e))
+            .map_err(|e| StorageError::from_diesel(Entity::Session, e))
             .map(|_| ())
     }
 
@@ -390,6 +391,6 @@ impl Store {
             .execute(c)?;
             Ok((expired, photos))
         })
-        .map_err(|e| StorageError::from_diesel("session", e))
+        .map_err(|e| StorageError::from_diesel(Entity::Session, e))
     }
 }

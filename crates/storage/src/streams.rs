@@ -8,10 +8,10 @@ use diesel::sql_types::{BigInt, Text};
 use uuid::Uuid;
 
 use crate::schema::session_streams;
-use crate::{AnyConnection, StorageError, StorageResult, Store};
+use crate::{AnyConnection, Entity, StorageError, StorageResult, Store};
 
 fn db(e: diesel::result::Error) -> StorageError {
-    StorageError::from_diesel("session stream", e)
+    StorageError::from_diesel(Entity::SessionStream, e)
 }
 
 impl Store {

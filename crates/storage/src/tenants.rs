@@ -4,7 +4,7 @@
 use diesel::prelude::*;
 use domain::{ApiKey, Tenant, TenantId};
 
-use crate::error::{StorageError, StorageResult};
+use crate::error::{Entity, StorageError, StorageResult};
 use crate::schema::{api_keys, tenants};
 use crate::{Store, now_millis, parse_uuid, secrets};
 
@@ -58,7 +58,7 @@ impl Store {
         diesel::insert_into(tenants::table)
             .values(&row)
             .execute(&mut *self.conn()?)
-            .map_err(|e| StorageError::from_diesel("tenant", e))?;
+            .map_err(|e| StorageError::from_diesel(Entity::Tenant, e))?;
         row.into_domain()
     }
 
@@ -66,7 +66,7 @@ impl Store {
         tenants::table
             .filter(tenants::name.eq(name))
             .first::<TenantRow>(&mut *self.conn()?)
-            .map_err(|e| StorageError::from_diesel("tenant", e))?
+            .map_err(|e| StorageError::from_diesel(Entity::Tenant, e))?
             .into_domain()
     }
 
@@ -95,7 +95,7 @@ impl Store {
         diesel::insert_into(api_keys::table)
             .values(&row)
             .execute(&mut *self.conn()?)
-            .map_err(|e| StorageError::from_diesel("tenant", e))?;
+            .map_err(|e| StorageError::from_diesel(Entity::Tenant, e))?;
         Ok((row.into_domain()?, key))
     }
 
@@ -106,7 +106,7 @@ impl Store {
             .select((api_keys::all_columns, tenants::name))
             .order((api_keys::created_at, api_keys::id))
             .load::<(ApiKeyRow, String)>(&mut *self.conn()?)
-            .map_err(|e| StorageError::from_diesel("api key", e))?;
+            .map_err(|e| StorageError::from_diesel(Entity::ApiKey, e))?;
         rows.into_iter()
             .map(|(k, name)| Ok((k.into_domain()?, name)))
             .collect()
@@ -121,14 +121,14 @@ impl Store {
         )
         .set(api_keys::revoked_at.eq(Some(now_millis())))
         .execute(&mut *self.conn()?)
-        .map_err(|e| StorageError::from_diesel("api key", e))?;
+        .map_err(|e| StorageError::from_diesel(Entity::ApiKey, e))?;
         if updated == 0 {
             // distinguish "already revoked" from "unknown"
             api_keys::table
                 .find(id)
                 .select(api_keys::id)
                 .first::<String>(&mut *self.conn()?)
-                .map_err(|e| StorageError::from_diesel("api key", e))?;
+                .map_err(|e| StorageError::from_diesel(Entity::ApiKey, e))?;
         }
         Ok(())
     }
@@ -143,7 +143,7 @@ impl Store {
             .find(id)
             .first::<ApiKeyRow>(&mut *self.conn()?)
             .optional()
-            .map_err(|e| StorageError::from_diesel("api key", e))?;
+            .map_err(|e| StorageError::from_diesel(Entity::ApiKey, e))?;
         let Some(row) = row else {
             // the same HMAC work as a known key id, so an unknown id is not answered faster
             let _ = self.secret().verify(presented, &[0u8; 32]);

@@ -12,7 +12,7 @@ use domain::TenantId;
 use rand::RngCore;
 use uuid::Uuid;
 
-use crate::error::{StorageError, StorageResult};
+use crate::error::{Entity, StorageError, StorageResult};
 use crate::schema::webhook_secrets as ws;
 use crate::{Store, now_millis};
 
@@ -20,7 +20,7 @@ const SEALING_LABEL: &str = "facegate webhook secret sealing v1";
 const NONCE_LEN: usize = 24;
 
 fn db(e: diesel::result::Error) -> StorageError {
-    StorageError::from_diesel("webhook secret", e)
+    StorageError::from_diesel(Entity::WebhookSecret, e)
 }
 
 impl Store {

@@ -6,10 +6,10 @@ use diesel::prelude::*;
 use domain::{DeliveryStatus, TenantId, WebhookAttempt, WebhookDelivery};
 use uuid::Uuid;
 
-use crate::error::{StorageError, StorageResult};
+use crate::error::{Entity, StorageError, StorageResult};
+use crate::outbox::{DeliveryRow, NewDelivery, insert_delivery};
 use crate::schema::{webhook_attempts as wa, webhook_deliveries as wd};
-use crate::sessions::NewDelivery;
-use crate::{AnyConnection, Store, now_millis, parse_uuid, secrets};
+use crate::{Store, now_millis, secrets};
 
 /// The webhook outbox's backlog.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,41 +17,6 @@ pub struct WebhookBacklog {
     pub pending: u64,
     /// Milliseconds since the epoch; `None` when nothing is pending.
     pub oldest_created_at: Option<i64>,
-}
-
-#[derive(Queryable, Insertable)]
-#[diesel(table_name = wd)]
-struct DeliveryRow {
-    id: String,
-    tenant_id: String,
-    session_id: String,
-    url: String,
-    payload: String,
-    status: String,
-    attempts: i32,
-    next_attempt_at: i64,
-    last_error: Option<String>,
-    created_at: i64,
-    lease_token: Option<String>,
-}
-
-impl DeliveryRow {
-    fn into_domain(self) -> StorageResult<WebhookDelivery> {
-        Ok(WebhookDelivery {
-            id: parse_uuid(&self.id)?,
-            tenant_id: TenantId(parse_uuid(&self.tenant_id)?),
-            session_id: parse_uuid(&self.session_id)?,
-            url: self.url,
-            payload: self.payload,
-            status: DeliveryStatus::parse(&self.status).ok_or_else(|| {
-                StorageError::Corrupt(format!("delivery status `{}`", self.status))
-            })?,
-            attempts: self.attempts.max(0) as u32,
-            next_attempt_at: self.next_attempt_at,
-            last_error: self.last_error,
-            created_at: self.created_at,
-        })
-    }
 }
 
 #[derive(Queryable, Insertable)]
@@ -93,35 +58,7 @@ pub enum NextStep {
 }
 
 fn db(e: diesel::result::Error) -> StorageError {
-    StorageError::from_diesel("webhook delivery", e)
-}
-
-/// Inserts the outbox row of a session (inside the caller's transaction); due now.
-pub(crate) fn insert_delivery(
-    conn: &mut AnyConnection,
-    tenant_id: &str,
-    session_id: Uuid,
-    new: &NewDelivery,
-    now: i64,
-) -> StorageResult<()> {
-    let row = DeliveryRow {
-        id: Uuid::now_v7().to_string(),
-        tenant_id: tenant_id.to_owned(),
-        session_id: session_id.to_string(),
-        url: new.url.clone(),
-        payload: new.payload.clone(),
-        status: DeliveryStatus::Pending.as_str().into(),
-        attempts: 0,
-        next_attempt_at: now,
-        last_error: None,
-        created_at: now,
-        lease_token: None,
-    };
-    diesel::insert_into(wd::table)
-        .values(row)
-        .execute(conn)
-        .map_err(db)?;
-    Ok(())
+    StorageError::from_diesel(Entity::WebhookDelivery, e)
 }
 
 impl Store {

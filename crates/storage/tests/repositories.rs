@@ -5,8 +5,9 @@
 mod common;
 
 use domain::{ExternalId, SessionKind, SessionMode, SessionStatus, Verdict};
+use facegate_storage::outbox::NewDelivery;
 use facegate_storage::search::FaceSearch;
-use facegate_storage::sessions::{NewDelivery, NewSession, SessionOutcome};
+use facegate_storage::sessions::{NewSession, SessionOutcome};
 use facegate_storage::webhooks::{AttemptReport, NextStep};
 use facegate_storage::{ServerSecret, StorageError, Store, connection, now_millis};
 

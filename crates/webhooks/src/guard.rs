@@ -85,12 +85,16 @@ impl AddressGuard {
     }
 
     /// A `redirect_url`: https, no credentials, not `localhost` or a literal non-public address
-    /// in any spelling, and not a name resolving to one. A name that does not resolve is
-    /// accepted: the user's browser resolves it, not this server.
+    /// in any spelling, not a single-label name (`https://intranet/`, which resolves only
+    /// inside a network), and not a name resolving to a non-public address. A dotted name that
+    /// does not resolve is accepted: the user's browser resolves it, not this server.
     pub fn check_redirect_url(&self, raw: &str) -> Result<Url, UrlRefusal> {
         let (url, target) = parse_target(raw)?;
         match target {
             UrlTarget::Address(ip) => public_literal(ip)?,
+            UrlTarget::Name(name) if !name.trim_end_matches('.').contains('.') => {
+                return Err(UrlRefusal::NonPublicAddress);
+            }
             UrlTarget::Name(name) => {
                 // a redirect is for the user, so the operator's allowed networks never open it;
                 // a name that does not resolve here is the browser's business
@@ -267,6 +271,9 @@ mod tests {
             "https://localhost/",
             "https://LOCALHOST./",
             "https://a.localhost/",
+            "https://intranet/",
+            "https://intranet./",
+            "https:///x",
             "https://10.0.0.1/",
             "https://192.168.1.1/",
             "https://172.16.0.1/",

@@ -6,7 +6,7 @@ use image::RgbImage;
 use crate::error::EngineResult;
 use crate::geometry::{Affine, BoundingBox, Point};
 use crate::preprocess::{PixelFormat, to_tensor};
-use crate::runtime::OnnxModel;
+use inference::OnnxModel;
 
 const INPUT: u32 = 128;
 const FORMAT: PixelFormat = PixelFormat::nhwc_rgb(127.5, 127.5);

@@ -8,9 +8,10 @@ use image::RgbImage;
 use serde::{Deserialize, Serialize};
 
 use crate::error::EngineResult;
-use crate::face::{Face, Keypoints};
+use crate::face::Face;
 use crate::geometry::{Affine, BoundingBox, Point, warp};
 use crate::manifest::ModelSet;
+use crate::measures::Keypoints;
 use crate::{mesh, quality};
 
 /// Which detector path to run.

@@ -6,7 +6,7 @@ use image::RgbImage;
 use crate::error::EngineResult;
 use crate::geometry::BoundingBox;
 use crate::preprocess::{PixelFormat, resize_exact, to_tensor};
-use crate::runtime::OnnxModel;
+use inference::OnnxModel;
 
 const WIDTH: u32 = 320;
 const HEIGHT: u32 = 240;

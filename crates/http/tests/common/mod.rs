@@ -74,10 +74,6 @@ pub fn fixture() -> Fixture {
     let other = store.ensure_tenant("other").expect("tenant");
     let (_, key) = store.create_api_key(tenant.id).expect("key");
     let (_, other_key) = store.create_api_key(other.id).expect("key");
-    let limits = facegate_http::ratelimit::RateLimits {
-        per_second: 0,
-        per_minute: 0,
-    };
     let sessions = sessions::SessionService::new(
         store.clone(),
         engine.clone(),
@@ -86,18 +82,15 @@ pub fn fixture() -> Fixture {
         1,
     )
     .expect("session service");
-    let state = AppState {
-        engine,
-        sessions,
-        trusted_proxies: Arc::new(Vec::new()),
-        ui: Arc::default(),
-        failed_credentials: Arc::new(facegate_http::guessing::FailedCredentials::new(0)),
-        deliveries: Arc::default(),
-        search: Arc::new(storage::search::FaceSearch::new(store)),
-        limiter: Arc::new(facegate_http::ratelimit::RateLimiter::new(limits)),
-        metrics: Arc::new(facegate_http::observability::Metrics::default()),
-        inference: Arc::new(facegate_http::gate::InferenceGate::per_core()),
-    };
+    let search = Arc::new(storage::search::FaceSearch::new(store));
+    // the rate limits and the lock-out off: each test sends many requests from one address
+    let state = facegate_http::AppStateBuilder::new(engine, search, sessions)
+        .rate_limits(facegate_http::ratelimit::RateLimits {
+            per_second: 0,
+            per_minute: 0,
+        })
+        .failed_credentials_per_minute(0)
+        .build();
     Fixture {
         state,
         key,
@@ -153,8 +146,10 @@ pub fn code(body: &Value) -> &str {
     body["error"]["code"].as_str().unwrap_or_default()
 }
 
+/// The app the binary serves (`facegate_http::app`, the whole middleware stack) around the
+/// fixture's state.
 macro_rules! app {
     ($fixture:expr) => {
-        test::init_service(App::new().configure(configure($fixture.state.clone()))).await
+        test::init_service(facegate_http::app($fixture.state.clone())).await
     };
 }

@@ -2,7 +2,7 @@
 //! resting values, the active challenges one by one, and the passive hold.
 
 use crate::challenge::{ActionReading, Baseline, ChallengeState, ChallengeTracker};
-use crate::config::LivenessMode;
+use crate::config::SessionMode;
 use crate::events::{Guidance, LivenessEvent};
 use crate::fusion::EndReason;
 use crate::layers::{self, quantile};
@@ -85,7 +85,7 @@ impl LivenessSession {
 
     fn settle(&mut self, t: u64, events: &mut Vec<LivenessEvent>) {
         // active mode measures the resting values on a frontal face; passive only needs a face
-        let frontal_only = self.mode == LivenessMode::Active;
+        let frontal_only = self.mode == SessionMode::Active;
         let last = &self.frames[self.frames.len().saturating_sub(BASELINE_FRAMES)..];
         let recent: Vec<&FaceObservation> = last
             .iter()
@@ -104,7 +104,7 @@ impl LivenessSession {
             return;
         }
         match self.mode {
-            LivenessMode::Passive => {
+            SessionMode::Passive => {
                 // the hold counts from the first steady face frame: settling is holding too
                 let since = last.first().map_or(t, |f| f.timestamp_ms);
                 self.phase = Phase::Holding(since);
@@ -112,7 +112,7 @@ impl LivenessSession {
                     code: Guidance::HoldStill,
                 });
             }
-            LivenessMode::Active => {
+            SessionMode::Active => {
                 let median = |f: fn(&FaceObservation) -> f32| {
                     quantile(&mut recent.iter().map(|o| f(o)).collect::<Vec<_>>(), 0.5)
                 };

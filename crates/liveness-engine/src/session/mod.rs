@@ -15,7 +15,7 @@ use std::sync::Arc;
 use face_engine::{EngineResult, FaceEngine, Image, Portrait};
 
 use crate::challenge::{Baseline, ChallengeKind, ChallengeTracker, draw_challenges};
-use crate::config::{LivenessConfig, LivenessMode};
+use crate::config::{LivenessConfig, SessionMode};
 use crate::error::LivenessError;
 use crate::events::{Guidance, LivenessEvent};
 use crate::fusion::{EndReason, VerdictReport, fuse};
@@ -53,7 +53,7 @@ enum Phase {
 pub struct LivenessSession {
     engine: Arc<FaceEngine>,
     config: LivenessConfig,
-    mode: LivenessMode,
+    mode: SessionMode,
     plan: Vec<ChallengeKind>,
     trackers: Vec<ChallengeTracker>,
     baseline: Option<Baseline>,
@@ -73,19 +73,19 @@ pub struct LivenessSession {
 }
 
 impl LivenessSession {
-    /// A session with challenges drawn from the operating system's CSPRNG (active mode).
+    /// A session whose challenges (active mode) are drawn from `rng`: the session's own
+    /// generator, seeded from the operating system in production and from a known seed in tests.
     pub fn new(
         engine: Arc<FaceEngine>,
         config: LivenessConfig,
-        mode: LivenessMode,
+        mode: SessionMode,
+        rng: &mut impl rand::CryptoRng,
     ) -> Result<Self, LivenessError> {
         let plan = match mode {
-            LivenessMode::Active => draw_challenges(
-                &mut rand::rng(),
-                config.min_challenges,
-                config.max_challenges,
-            ),
-            LivenessMode::Passive => Vec::new(),
+            SessionMode::Active => {
+                draw_challenges(rng, config.min_challenges, config.max_challenges)
+            }
+            SessionMode::Passive => Vec::new(),
         };
         Self::with_challenges(engine, config, mode, plan)
     }
@@ -94,11 +94,11 @@ impl LivenessSession {
     pub fn with_challenges(
         engine: Arc<FaceEngine>,
         config: LivenessConfig,
-        mode: LivenessMode,
+        mode: SessionMode,
         plan: Vec<ChallengeKind>,
     ) -> Result<Self, LivenessError> {
         config.validate()?;
-        if mode == LivenessMode::Active
+        if mode == SessionMode::Active
             && !(config.min_challenges..=config.max_challenges).contains(&plan.len())
         {
             return Err(LivenessError::InvalidConfig(format!(
@@ -113,7 +113,7 @@ impl LivenessSession {
         Ok(Self {
             engine,
             mode,
-            plan: if mode == LivenessMode::Active {
+            plan: if mode == SessionMode::Active {
                 plan
             } else {
                 Vec::new()
@@ -136,7 +136,7 @@ impl LivenessSession {
         })
     }
 
-    pub fn mode(&self) -> LivenessMode {
+    pub fn mode(&self) -> SessionMode {
         self.mode
     }
 
@@ -278,7 +278,7 @@ impl LivenessSession {
         }
         self.phase = Phase::Finished;
         let mut scores = Vec::with_capacity(5);
-        if self.mode == LivenessMode::Active {
+        if self.mode == SessionMode::Active {
             scores.push(layers::challenge_response::score(&self.trackers));
         }
         scores.push(layers::anti_spoof::score(&self.frames));

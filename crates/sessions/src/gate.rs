@@ -1,7 +1,9 @@
-//! Bounds how many requests run inference at once. Inference is CPU-bound: with more running
-//! than there are cores they only slow each other down (measured with `bench/load.sh`: two
-//! cores gave 19 compares/s at 2 clients but 15 at 8 and 32 when every request ran at once).
-//! Requests over the bound wait their turn on a blocking-pool thread, not on a core.
+//! The one inference gate of a process: it bounds how many model runs go at once, HTTP requests
+//! (detect, compare, index, search) and live-session frames alike. Inference is CPU-bound: with
+//! more running than there are cores they only slow each other down (measured with
+//! `bench/load.sh`: two cores gave 19 compares/s at 2 clients but 15 at 8 and 32 when every
+//! request ran at once). Work over the bound waits its turn on a blocking thread, not on a core.
+//! [`crate::SessionService`] owns it; the HTTP layer takes it from there.
 
 use parking_lot::{Condvar, Mutex};
 

@@ -1,5 +1,5 @@
-//! The only module that touches tract: loads an ONNX file with a fixed input shape into a
-//! shared, thread-safe plan and runs it on ndarray tensors.
+//! Loads an ONNX file with a fixed input shape into a shared, thread-safe plan (with our
+//! kernels swapped in, [`crate::kernels`]) and runs it on ndarray tensors.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -9,19 +9,21 @@ use ndarray::{Array4, ArrayD};
 use tract_onnx::prelude::*;
 use tract_onnx::tract_core::plan::SimpleState;
 
-use crate::error::{EngineError, EngineResult};
-use crate::kernels::{Kernels, clear_upper_vector_state};
+use crate::kernels::{Kernels, RewriteCounts, clear_upper_vector_state};
+use crate::{InferenceError, InferenceResult};
 
 type Plan = Arc<TypedRunnableModel>;
 
 /// One optimised model, shareable across threads (`run` takes `&self`).
 #[derive(Clone)]
-pub(crate) struct OnnxModel {
+pub struct OnnxModel {
     name: String,
     input_shape: [usize; 4],
     plan: Plan,
     /// Runs tract as it ships (no rewrite, no vector-state clearing): [`Kernels::PlainTract`].
     plain_tract: bool,
+    /// The ops our kernels replaced, by kind.
+    rewrites: RewriteCounts,
     stats: Arc<RunStats>,
 }
 
@@ -50,9 +52,9 @@ fn benchmark_input(shape: [usize; 4]) -> Array4<f32> {
 
 /// Inference count and time of one model, for metrics.
 #[derive(Debug, Default)]
-pub(crate) struct RunStats {
-    pub runs: AtomicU64,
-    pub nanos: AtomicU64,
+struct RunStats {
+    runs: AtomicU64,
+    nanos: AtomicU64,
 }
 
 impl std::fmt::Debug for OnnxModel {
@@ -65,19 +67,27 @@ impl std::fmt::Debug for OnnxModel {
 
 impl OnnxModel {
     /// Loads an ONNX model from its bytes, fixes input 0 to `input_shape`, swaps in our
-    /// depthwise and softmax kernels ([`crate::kernels`]) and optimises the graph.
-    pub(crate) fn load(
+    /// kernels ([`crate::kernels`]) and optimises the graph.
+    pub fn load(
         name: &str,
         onnx: &[u8],
         input_shape: &[usize],
         kernels: Kernels,
-    ) -> EngineResult<Self> {
-        let fail = |e: TractError| EngineError::Inference {
+    ) -> InferenceResult<Self> {
+        let fail = |e: TractError| InferenceError::Load {
             model: name.to_owned(),
             message: format!("{e:#}"),
         };
+        let input_shape: [usize; 4] =
+            input_shape
+                .try_into()
+                .map_err(|_| InferenceError::InputShape {
+                    model: name.to_owned(),
+                    shape: input_shape.to_vec(),
+                })?;
         crate::kernels::prefer_measured_vector_width();
         let plain_tract = kernels == Kernels::PlainTract;
+        let mut rewrites = RewriteCounts::default();
         let plan = tract_onnx::onnx()
             .model_for_read(&mut std::io::Cursor::new(onnx))
             .map_err(fail)?
@@ -89,7 +99,7 @@ impl OnnxModel {
                 if plain_tract {
                     Ok(typed)
                 } else {
-                    crate::kernels::rewrite(typed)
+                    crate::kernels::rewrite(typed, kernels, &mut rewrites)
                 }
             })
             .and_then(|typed| typed.into_optimized())
@@ -97,40 +107,41 @@ impl OnnxModel {
                 if plain_tract {
                     Ok(typed)
                 } else {
-                    crate::kernels::rewrite_optimized(typed)
+                    crate::kernels::rewrite_optimized(typed, kernels, &mut rewrites)
                 }
             })
             .map_err(fail)?
             .into_runnable()
             .map_err(fail)?;
-        let input_shape: [usize; 4] = input_shape.try_into().map_err(|_| {
-            EngineError::Manifest(format!(
-                "{name}: input_shape must have 4 dimensions, got {input_shape:?}"
-            ))
-        })?;
         Ok(Self {
             name: name.to_owned(),
             input_shape,
             plan,
             plain_tract,
+            rewrites,
             stats: Arc::new(RunStats::default()),
         })
     }
 
+    /// The ops our kernels replaced in this model (all zero on [`Kernels::PlainTract`]).
+    pub fn rewrites(&self) -> RewriteCounts {
+        self.rewrites
+    }
+
     /// (model name, runs, total seconds) so far.
-    pub(crate) fn stats(&self) -> (String, u64, f64) {
+    pub fn stats(&self) -> (String, u64, f64) {
         let runs = self.stats.runs.load(Ordering::Relaxed);
         let seconds = self.stats.nanos.load(Ordering::Relaxed) as f64 / 1e9;
         (self.name.clone(), runs, seconds)
     }
 
     /// Runs the model once on [`benchmark_input`] (benchmarks only).
-    pub(crate) fn run_on_benchmark_input(&self) -> EngineResult<()> {
+    pub fn run_on_benchmark_input(&self) -> InferenceResult<()> {
         self.run(benchmark_input(self.input_shape)).map(|_| ())
     }
 
     /// Every output of one run on [`benchmark_input`], flattened.
-    pub(crate) fn benchmark_outputs(&self) -> EngineResult<Vec<Vec<f32>>> {
+    pub fn benchmark_outputs(&self) -> InferenceResult<Vec<Vec<f32>>> {
         let outputs = self.run(benchmark_input(self.input_shape))?;
         Ok(outputs
             .into_iter()
@@ -140,8 +151,8 @@ impl OnnxModel {
 
     /// Times every node of the plan over `runs` runs on [`benchmark_input`] (after 5 warm-up
     /// runs): the mean milliseconds a run of each node, in plan order.
-    pub(crate) fn profile(&self, runs: usize) -> EngineResult<Vec<NodeCost>> {
-        let fail = |e: TractError| EngineError::Inference {
+    pub fn profile(&self, runs: usize) -> InferenceResult<Vec<NodeCost>> {
+        let fail = |e: TractError| InferenceError::Run {
             model: self.name.clone(),
             message: format!("{e:#}"),
         };
@@ -181,8 +192,8 @@ impl OnnxModel {
     }
 
     /// Runs the model on one input tensor and returns every output as an owned array.
-    pub(crate) fn run(&self, input: Array4<f32>) -> EngineResult<Vec<ArrayD<f32>>> {
-        let fail = |e: TractError| EngineError::Inference {
+    pub fn run(&self, input: Array4<f32>) -> InferenceResult<Vec<ArrayD<f32>>> {
+        let fail = |e: TractError| InferenceError::Run {
             model: self.name.clone(),
             message: format!("{e:#}"),
         };

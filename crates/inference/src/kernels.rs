@@ -4,7 +4,8 @@
 //! ([`softmax::LastAxisSoftmax`]), unpadded max pooling ([`maxpool::PlaneMaxPool`]) and
 //! constant padding ([`pad::RowCopyPad`]). Everything else stays tract's. Each swap is
 //! measured in `docs/benchmarks.md` (issue 16) and checked against tract's own output in
-//! `tests/tract_rewrites.rs`. [`vector_width`] picks the vector width tract's own kernels run
+//! `tests/tract_rewrites.rs` of the face engine; [`RewriteCounts`] says how many ops each
+//! rewrite replaced in a model. [`vector_width`] picks the vector width tract's own kernels run
 //! at on this CPU.
 
 mod depthwise;
@@ -28,10 +29,59 @@ use softmax::LastAxisSoftmax;
 pub(crate) use vector_state::clear_upper_vector_state;
 pub(crate) use vector_width::prefer_measured_vector_width;
 
+/// How many ops of a model each rewrite replaced. A model's counts are fixed by its graph and
+/// tract's version: a change means a rewrite no longer finds its ops (or finds new ones).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RewriteCounts {
+    /// Depthwise convolutions → [`depthwise::RowwiseDepthwise`].
+    pub depthwise: usize,
+    /// `Max(x, 0) + alpha × Min(x, 0)` subgraphs → [`prelu::ChannelPrelu`].
+    pub prelu: usize,
+    /// Last-axis softmaxes → [`softmax::LastAxisSoftmax`].
+    pub softmax: usize,
+    /// Unpadded max poolings → [`maxpool::PlaneMaxPool`].
+    pub max_pool: usize,
+    /// Constant paddings of the model → [`pad::RowCopyPad`].
+    pub pad: usize,
+    /// Constant paddings tract inserted while optimising → [`pad::RowCopyPad`].
+    pub pad_after_optimisation: usize,
+}
+
 /// Whether two weight vectors hold the same floats bit for bit (ops compare by value, and
 /// `f32` has no `Eq`).
 fn same_bits(a: &[f32], b: &[f32]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+/// One of our rewrites.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rewrite {
+    Depthwise,
+    Prelu,
+    Softmax,
+    MaxPool,
+    Pad,
+}
+
+impl Rewrite {
+    pub const ALL: [Rewrite; 5] = [
+        Rewrite::Depthwise,
+        Rewrite::Prelu,
+        Rewrite::Softmax,
+        Rewrite::MaxPool,
+        Rewrite::Pad,
+    ];
+
+    /// The name `FACEGATE_KERNELS_WITHOUT` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rewrite::Depthwise => "depthwise",
+            Rewrite::Prelu => "prelu",
+            Rewrite::Softmax => "softmax",
+            Rewrite::MaxPool => "max_pool",
+            Rewrite::Pad => "pad",
+        }
+    }
 }
 
 /// Which kernels a loaded model runs on. Either way tract runs at the vector width
@@ -42,15 +92,33 @@ pub enum Kernels {
     Ours,
     /// tract as it ships, for measuring the rewrites against it.
     PlainTract,
+    /// One rewrite alone (tests compare it with tract's own op, bit for bit).
+    Only(Rewrite),
+    /// Every rewrite but one (benchmarks measure what that one gains).
+    AllBut(Rewrite),
 }
 
 impl Kernels {
-    /// [`Kernels::PlainTract`] when `FACEGATE_PLAIN_TRACT=1`, else [`Kernels::Ours`].
+    /// [`Kernels::PlainTract`] when `FACEGATE_PLAIN_TRACT=1`; [`Kernels::AllBut`] the rewrite
+    /// `FACEGATE_KERNELS_WITHOUT` names (for measurements); else [`Kernels::Ours`].
     pub fn from_env() -> Self {
         if std::env::var_os("FACEGATE_PLAIN_TRACT").is_some_and(|v| v == "1") {
-            Self::PlainTract
-        } else {
-            Self::Ours
+            return Self::PlainTract;
+        }
+        let without = std::env::var("FACEGATE_KERNELS_WITHOUT").unwrap_or_default();
+        Rewrite::ALL
+            .into_iter()
+            .find(|r| r.name() == without.trim())
+            .map_or(Self::Ours, Self::AllBut)
+    }
+
+    /// Whether `rewrite` runs.
+    pub fn applies(self, rewrite: Rewrite) -> bool {
+        match self {
+            Kernels::Ours => true,
+            Kernels::PlainTract => false,
+            Kernels::Only(only) => only == rewrite,
+            Kernels::AllBut(but) => but != rewrite,
         }
     }
 }
@@ -58,25 +126,43 @@ impl Kernels {
 /// Replaces every depthwise convolution with constant weights, every `Max(x, 0) + alpha ×
 /// Min(x, 0)` with per-channel `alpha`, every f32 last-axis softmax, every unpadded f32 max
 /// pooling and every f32 constant padding of a decluttered model; other nodes are untouched.
-pub(crate) fn rewrite(mut model: TypedModel) -> TractResult<TypedModel> {
+/// Counts each replacement in `counts`.
+pub(crate) fn rewrite(
+    mut model: TypedModel,
+    kernels: Kernels,
+    counts: &mut RewriteCounts,
+) -> TractResult<TypedModel> {
     for id in model.eval_order()? {
         let node = model.node(id);
-        let replacement: Option<(OutletId, Box<dyn TypedOp>)> = if let Some(conv) =
-            node.op_as::<Conv>()
-        {
-            depthwise_op(&model, node, conv)?.map(|op| (node.inputs[0], Box::new(op) as _))
-        } else if node.op().name() == "Add" {
-            channel_prelu(&model, node)?.map(|(x, op)| (x, Box::new(op) as _))
-        } else if let Some(softmax) = node.op_as::<Softmax>() {
-            last_axis_softmax(&model, node, softmax)?.map(|op| (node.inputs[0], Box::new(op) as _))
-        } else if let Some(pool) = node.op_as::<MaxPool>() {
-            plane_max_pool(&model, node, pool)?.map(|op| (node.inputs[0], Box::new(op) as _))
-        } else if let Some(pad) = node.op_as::<Pad>() {
-            row_copy_pad(&model, node, pad)?.map(|op| (node.inputs[0], Box::new(op) as _))
-        } else {
-            None
-        };
-        if let Some((input, op)) = replacement {
+        let on = |rewrite| kernels.applies(rewrite);
+        let replacement: Option<(OutletId, Box<dyn TypedOp>, &mut usize)> =
+            if !on(Rewrite::Depthwise) && node.op_is::<Conv>()
+                || !on(Rewrite::Prelu) && node.op().name() == "Add"
+                || !on(Rewrite::Softmax) && node.op_is::<Softmax>()
+                || !on(Rewrite::MaxPool) && node.op_is::<MaxPool>()
+                || !on(Rewrite::Pad) && node.op_is::<Pad>()
+            {
+                None
+            } else if let Some(conv) = node.op_as::<Conv>() {
+                depthwise_op(&model, node, conv)?
+                    .map(|op| (node.inputs[0], Box::new(op) as _, &mut counts.depthwise))
+            } else if node.op().name() == "Add" {
+                channel_prelu(&model, node)?
+                    .map(|(x, op)| (x, Box::new(op) as _, &mut counts.prelu))
+            } else if let Some(softmax) = node.op_as::<Softmax>() {
+                last_axis_softmax(&model, node, softmax)?
+                    .map(|op| (node.inputs[0], Box::new(op) as _, &mut counts.softmax))
+            } else if let Some(pool) = node.op_as::<MaxPool>() {
+                plane_max_pool(&model, node, pool)?
+                    .map(|op| (node.inputs[0], Box::new(op) as _, &mut counts.max_pool))
+            } else if let Some(pad) = node.op_as::<Pad>() {
+                row_copy_pad(&model, node, pad)?
+                    .map(|op| (node.inputs[0], Box::new(op) as _, &mut counts.pad))
+            } else {
+                None
+            };
+        if let Some((input, op, count)) = replacement {
+            *count += 1;
             let patch = TypedModelPatch::replace_single_op(&model, node, &[input], op)?;
             patch.apply(&mut model)?;
         }
@@ -86,13 +172,21 @@ pub(crate) fn rewrite(mut model: TypedModel) -> TractResult<TypedModel> {
 
 /// After tract's optimisation: the paddings it inserted itself (in front of the convolutions
 /// it lowers) become [`RowCopyPad`] too.
-pub(crate) fn rewrite_optimized(mut model: TypedModel) -> TractResult<TypedModel> {
+pub(crate) fn rewrite_optimized(
+    mut model: TypedModel,
+    kernels: Kernels,
+    counts: &mut RewriteCounts,
+) -> TractResult<TypedModel> {
+    if !kernels.applies(Rewrite::Pad) {
+        return Ok(model);
+    }
     for id in model.eval_order()? {
         let node = model.node(id);
         let Some(pad) = node.op_as::<Pad>() else {
             continue;
         };
         if let Some(op) = row_copy_pad(&model, node, pad)? {
+            counts.pad_after_optimisation += 1;
             let patch = TypedModelPatch::replace_single_op(&model, node, &[node.inputs[0]], op)?;
             patch.apply(&mut model)?;
         }

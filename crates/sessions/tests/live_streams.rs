@@ -1,0 +1,245 @@
+//! The session service without the web, on a real SQLite store and the shipped models: one
+//! stream per session across replicas (the stream lease, released when a stream ends), single
+//! use once a verdict is stored, the one-frame mailbox drained against a finishing session
+//! (exactly one verdict, nothing after it), and seeded draws that repeat.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use facegate_sessions::create::ManagedSessionRequest;
+use facegate_sessions::live::{ClientMessage, EventSink, StreamEnd};
+use facegate_sessions::{SessionError, SessionRandomness, SessionService, SessionSettings};
+use parking_lot::Mutex;
+
+/// Collects what a stream sends.
+#[derive(Debug, Default)]
+struct Recorder {
+    messages: Mutex<Vec<ClientMessage>>,
+    ends: Mutex<Vec<StreamEnd>>,
+}
+
+impl EventSink for Recorder {
+    fn send(&self, message: ClientMessage) {
+        self.messages.lock().push(message);
+    }
+
+    fn end(&self, end: StreamEnd) {
+        self.ends.lock().push(end);
+    }
+}
+
+impl Recorder {
+    fn verdicts(&self) -> usize {
+        self.messages
+            .lock()
+            .iter()
+            .filter(|m| matches!(m, ClientMessage::Verdict { .. }))
+            .count()
+    }
+}
+
+struct Fixture {
+    store: storage::Store,
+    engine: Arc<face_engine::FaceEngine>,
+    tenant: domain::TenantId,
+    _dir: tempfile::TempDir,
+}
+
+fn fixture() -> Fixture {
+    let models = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models");
+    let engine = Arc::new(face_engine::FaceEngine::load(&models).expect("models"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = dir
+        .path()
+        .join("sessions.db")
+        .to_string_lossy()
+        .into_owned();
+    let store = storage::Store::open(&url, storage::ServerSecret::new(b"sessions".to_vec()))
+        .expect("store");
+    store.migrate().expect("migrate");
+    let tenant = store.ensure_tenant("bank").expect("tenant").id;
+    Fixture {
+        store,
+        engine,
+        tenant,
+        _dir: dir,
+    }
+}
+
+/// One replica's service on the fixture's store.
+fn replica(f: &Fixture, randomness: SessionRandomness) -> SessionService {
+    let mut settings = SessionSettings::defaults("https://facegate.test");
+    settings.randomness = randomness;
+    SessionService::new(
+        f.store.clone(),
+        f.engine.clone(),
+        webhooks::AddressGuard::default(),
+        settings,
+        1,
+    )
+    .expect("session service")
+}
+
+fn create(service: &SessionService, tenant: domain::TenantId, mode: &str) -> (uuid::Uuid, String) {
+    let created = service
+        .create_managed(
+            tenant,
+            ManagedSessionRequest {
+                mode: Some(mode.into()),
+                ..ManagedSessionRequest::default()
+            },
+        )
+        .expect("created");
+    (created.session.id, created.token)
+}
+
+fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !done() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn one_stream_per_session_across_replicas_and_the_lease_is_released_when_it_ends() {
+    let f = fixture();
+    let (a, b) = (
+        replica(&f, SessionRandomness::Os),
+        replica(&f, SessionRandomness::Os),
+    );
+    let (id, token) = create(&a, f.tenant, "passive");
+    let first = a
+        .connect(id, &token, Arc::new(Recorder::default()))
+        .expect("the first stream");
+    for (name, service) in [("same replica", &a), ("other replica", &b)] {
+        let refused = service.connect(id, &token, Arc::new(Recorder::default()));
+        assert!(
+            matches!(refused, Err(SessionError::AlreadyConnected)),
+            "{name}: {refused:?}"
+        );
+    }
+    assert_eq!(a.live_sessions(), 1);
+    drop(first);
+    assert_eq!(a.live_sessions(), 0);
+    // the release runs on the analysis pool; the other replica sees the lease free then
+    let mut second = None;
+    wait_until("the lease to be released", || {
+        match b.connect(id, &token, Arc::new(Recorder::default())) {
+            Ok(stream) => {
+                second = Some(stream);
+                true
+            }
+            Err(SessionError::AlreadyConnected) => false,
+            Err(e) => panic!("{e}"),
+        }
+    });
+    assert_eq!(b.live_sessions(), 1);
+    let wrong = b.connect(id, "wrong-token", Arc::new(Recorder::default()));
+    assert!(matches!(wrong, Err(SessionError::NotFound)), "{wrong:?}");
+}
+
+#[test]
+fn a_finishing_session_gives_one_verdict_and_is_single_use() {
+    let f = fixture();
+    let service = replica(&f, SessionRandomness::Os);
+    let (id, token) = create(&service, f.tenant, "passive");
+    let recorder = Arc::new(Recorder::default());
+    let stream = service
+        .connect(id, &token, recorder.clone())
+        .expect("stream");
+    // a still photo, held before the camera, in bursts of three frames: the mailbox replaces
+    // frames not yet analysed, also while the session finishes
+    let photo = std::fs::read(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/testdata/identities/johns/John_Salley/000179_02159509.jpg"),
+    )
+    .expect("photo");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !stream.is_finished() {
+        assert!(Instant::now() < deadline, "no verdict in 60 s");
+        for _ in 0..3 {
+            stream.push_frame(photo.clone()).expect("frame");
+        }
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    wait_until("the stream's end", || !recorder.ends.lock().is_empty());
+    // frames after the verdict are accepted and ignored
+    for _ in 0..20 {
+        stream.push_frame(photo.clone()).expect("late frame");
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(recorder.verdicts(), 1, "{:?}", recorder.messages.lock());
+    assert_eq!(*recorder.ends.lock(), vec![StreamEnd::Completed]);
+    assert!(stream.dropped_frames() > 0, "the mailbox replaced frames");
+    let stored = f.store.session(id).expect("session");
+    assert_eq!(stored.status, domain::SessionStatus::Completed);
+    let sent = recorder.messages.lock().iter().find_map(|m| match m {
+        ClientMessage::Verdict { verdict, .. } => Some(*verdict),
+        _ => None,
+    });
+    assert_eq!(sent, stored.verdict, "the verdict sent is the one stored");
+    assert_ne!(
+        sent,
+        Some(domain::Verdict::Pass),
+        "a still photo never passes"
+    );
+    drop(stream);
+    let again = service.connect(id, &token, Arc::new(Recorder::default()));
+    assert!(
+        matches!(again, Err(SessionError::AlreadyCompleted)),
+        "{again:?}"
+    );
+}
+
+#[test]
+fn seeded_sessions_draw_the_same_challenges_and_os_seeded_ones_vary() {
+    let f = fixture();
+    let seeded = replica(&f, SessionRandomness::Seeded(7));
+    let counts: Vec<u32> = (0..4)
+        .map(|_| {
+            let (id, _) = create(&seeded, f.tenant, "active");
+            f.store.session(id).expect("session").challenge_count
+        })
+        .collect();
+    assert!(counts.iter().all(|c| *c == counts[0]), "{counts:?}");
+    assert!((3..=6).contains(&counts[0]), "{counts:?}");
+    let plan = |randomness: SessionRandomness| {
+        liveness_engine::challenge::draw_challenges(&mut randomness.session_rng(), 3, 6)
+    };
+    assert_eq!(
+        plan(SessionRandomness::Seeded(7)),
+        plan(SessionRandomness::Seeded(7))
+    );
+    let os_plans: std::collections::HashSet<_> =
+        (0..32).map(|_| plan(SessionRandomness::Os)).collect();
+    assert!(os_plans.len() > 1, "32 OS-seeded plans were all equal");
+}
+
+#[test]
+fn the_sweeper_expires_sessions_past_their_lifetime_and_frees_their_leases() {
+    let f = fixture();
+    let service = replica(&f, SessionRandomness::Os);
+    let (id, token) = create(&service, f.tenant, "passive");
+    let stream = service
+        .connect(id, &token, Arc::new(Recorder::default()))
+        .expect("stream");
+    let sweeper = facegate_sessions::sweeper::RetentionSweeper::new(f.store.clone());
+    let now = storage::now_millis();
+    let quiet = sweeper.tick_at(now).expect("sweep");
+    assert_eq!((quiet.expired_sessions, quiet.stream_leases), (0, 0));
+    // a day later: the session's lifetime and its stream lease have both run out
+    let later = sweeper.tick_at(now + 86_400_000).expect("sweep");
+    assert_eq!(later.expired_sessions, 1, "{later:?}");
+    assert_eq!(later.stream_leases, 1, "{later:?}");
+    assert_eq!(
+        f.store.session(id).expect("session").status,
+        domain::SessionStatus::Expired
+    );
+    drop(stream);
+    assert_eq!(
+        sweeper.tick_at(now + 86_400_000).expect("sweep"),
+        Default::default()
+    );
+}
