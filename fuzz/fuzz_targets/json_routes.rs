@@ -36,11 +36,7 @@ fn fixture() -> Fixture {
     let search = Arc::new(facegate_storage::search::FaceSearch::new(store));
     // the app the binary serves; the limits off, since every input comes from one address
     let state = facegate_http::AppStateBuilder::new(engine, search, sessions)
-        .rate_limits(facegate_http::ratelimit::RateLimits {
-            per_second: 0,
-            per_minute: 0,
-        })
-        .failed_credentials_per_minute(0)
+        .limits_off()
         .build();
     Fixture {
         state,

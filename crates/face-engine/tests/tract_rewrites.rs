@@ -1,7 +1,7 @@
-//! Our kernels (`Kernels::Ours`: depthwise, PReLU, softmax, max pooling and padding rewrites,
+//! Our kernels (`Kernels::Ours`: depthwise, PReLU, softmax and max pooling rewrites,
 //! vector state cleared between nodes) against tract as it ships (`Kernels::PlainTract`) on
 //! real photos and on every model's raw outputs: all must agree to within float rounding. The
-//! depthwise, PReLU, pooling and padding rewrites are exact, bit for bit against tract's own
+//! depthwise, PReLU and pooling rewrites are exact, bit for bit against tract's own
 //! op; the softmax kernel rounds differently.
 
 mod common;
@@ -163,7 +163,7 @@ fn is_amd_zen_4_with_avx512() -> bool {
 }
 
 /// Each rewrite alone against tract as it ships, every raw output of every model compared bit
-/// for bit (`f32::to_bits`): the depthwise, PReLU, max-pooling and padding kernels compute
+/// for bit (`f32::to_bits`): the depthwise, PReLU and max-pooling kernels compute
 /// exactly what tract's own ops compute (measured: 0 of 43,672 values differ); the softmax
 /// kernel rounds differently (4,226 of the group detector's values differ in their last bits,
 /// held to float rounding by the test above).

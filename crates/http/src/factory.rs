@@ -65,6 +65,16 @@ impl AppStateBuilder {
         self
     }
 
+    /// No per-key rate limit and no lock-out: for route tests and fuzz targets, which send
+    /// many requests from one address and key.
+    pub fn limits_off(self) -> Self {
+        self.rate_limits(RateLimits {
+            per_second: 0,
+            per_minute: 0,
+        })
+        .failed_credentials_per_minute(0)
+    }
+
     /// Refused credentials per address and minute before the lock-out (0 turns it off).
     pub fn failed_credentials_per_minute(mut self, per_minute: u32) -> Self {
         self.failed_credentials_per_minute = per_minute;

@@ -40,10 +40,7 @@ async fn a_locked_out_address_keeps_its_probes_metrics_and_valid_keys() {
         f.state.search.clone(),
         f.state.sessions.clone(),
     )
-    .rate_limits(facegate_http::ratelimit::RateLimits {
-        per_second: 0,
-        per_minute: 0,
-    })
+    .limits_off()
     .failed_credentials_per_minute(5)
     .build();
     let app = app!(f);

@@ -33,11 +33,7 @@ async fn every_upload_route_refuses_an_image_over_the_pixel_limit() {
         Arc::clone(&f.state.search),
         sessions,
     )
-    .rate_limits(facegate_http::ratelimit::RateLimits {
-        per_second: 0,
-        per_minute: 0,
-    })
-    .failed_credentials_per_minute(0)
+    .limits_off()
     .upload_limits(app::UploadLimits {
         max_image_pixels: LIMIT,
     })

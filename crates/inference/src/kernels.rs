@@ -1,8 +1,9 @@
-//! Graph rewrites that swap five of tract's slow kernels for our own before the plan is
+//! Graph rewrites that swap four of tract's slow kernels for our own before the plan is
 //! optimised: depthwise convolutions ([`depthwise::RowwiseDepthwise`]), PReLUs written as
 //! `Max(x, 0) + alpha × Min(x, 0)` ([`prelu::ChannelPrelu`]), last-axis softmaxes
-//! ([`softmax::LastAxisSoftmax`]), unpadded max pooling ([`maxpool::PlaneMaxPool`]) and
-//! constant padding ([`pad::RowCopyPad`]). Everything else stays tract's. Each swap is
+//! ([`softmax::LastAxisSoftmax`]) and unpadded max pooling ([`maxpool::PlaneMaxPool`]).
+//! Everything else stays tract's. (A constant-padding kernel was removed in issue 30: it
+//! gained less than 5% over tract 0.23.9's own on every model.) Each swap is
 //! measured in `docs/benchmarks.md` (issue 16) and checked against tract's own output in
 //! `tests/tract_rewrites.rs` of the face engine; [`RewriteCounts`] says how many ops each
 //! rewrite replaced in a model. [`vector_width`] picks the vector width tract's own kernels run
@@ -10,20 +11,17 @@
 
 mod depthwise;
 mod maxpool;
-mod pad;
 mod prelu;
 mod softmax;
 mod vector_state;
 mod vector_width;
 
 use tract_onnx::prelude::*;
-use tract_onnx::tract_core::ops::array::{Pad, PadMode};
 use tract_onnx::tract_core::ops::cnn::{Conv, KernelFormat, MaxPool};
 use tract_onnx::tract_core::ops::nn::{DataFormat, Softmax, SoftmaxKind};
 
 use depthwise::{DepthwiseGeometry, RowwiseDepthwise};
 use maxpool::{PlaneMaxPool, PoolGeometry};
-use pad::RowCopyPad;
 use prelu::ChannelPrelu;
 use softmax::LastAxisSoftmax;
 pub(crate) use vector_state::clear_upper_vector_state;
@@ -41,10 +39,6 @@ pub struct RewriteCounts {
     pub softmax: usize,
     /// Unpadded max poolings → [`maxpool::PlaneMaxPool`].
     pub max_pool: usize,
-    /// Constant paddings of the model → [`pad::RowCopyPad`].
-    pub pad: usize,
-    /// Constant paddings tract inserted while optimising → [`pad::RowCopyPad`].
-    pub pad_after_optimisation: usize,
 }
 
 /// Whether two weight vectors hold the same floats bit for bit (ops compare by value, and
@@ -60,16 +54,14 @@ pub enum Rewrite {
     Prelu,
     Softmax,
     MaxPool,
-    Pad,
 }
 
 impl Rewrite {
-    pub const ALL: [Rewrite; 5] = [
+    pub const ALL: [Rewrite; 4] = [
         Rewrite::Depthwise,
         Rewrite::Prelu,
         Rewrite::Softmax,
         Rewrite::MaxPool,
-        Rewrite::Pad,
     ];
 
     /// The name `FACEGATE_KERNELS_WITHOUT` takes.
@@ -79,7 +71,6 @@ impl Rewrite {
             Rewrite::Prelu => "prelu",
             Rewrite::Softmax => "softmax",
             Rewrite::MaxPool => "max_pool",
-            Rewrite::Pad => "pad",
         }
     }
 }
@@ -125,7 +116,7 @@ impl Kernels {
 
 /// Replaces every depthwise convolution with constant weights, every `Max(x, 0) + alpha ×
 /// Min(x, 0)` with per-channel `alpha`, every f32 last-axis softmax, every unpadded f32 max
-/// pooling and every f32 constant padding of a decluttered model; other nodes are untouched.
+/// pooling of a decluttered model; other nodes are untouched.
 /// Counts each replacement in `counts`.
 pub(crate) fn rewrite(
     mut model: TypedModel,
@@ -140,7 +131,6 @@ pub(crate) fn rewrite(
                 || !on(Rewrite::Prelu) && node.op().name() == "Add"
                 || !on(Rewrite::Softmax) && node.op_is::<Softmax>()
                 || !on(Rewrite::MaxPool) && node.op_is::<MaxPool>()
-                || !on(Rewrite::Pad) && node.op_is::<Pad>()
             {
                 None
             } else if let Some(conv) = node.op_as::<Conv>() {
@@ -155,9 +145,6 @@ pub(crate) fn rewrite(
             } else if let Some(pool) = node.op_as::<MaxPool>() {
                 plane_max_pool(&model, node, pool)?
                     .map(|op| (node.inputs[0], Box::new(op) as _, &mut counts.max_pool))
-            } else if let Some(pad) = node.op_as::<Pad>() {
-                row_copy_pad(&model, node, pad)?
-                    .map(|op| (node.inputs[0], Box::new(op) as _, &mut counts.pad))
             } else {
                 None
             };
@@ -168,30 +155,6 @@ pub(crate) fn rewrite(
         }
     }
     model.into_decluttered()
-}
-
-/// After tract's optimisation: the paddings it inserted itself (in front of the convolutions
-/// it lowers) become [`RowCopyPad`] too.
-pub(crate) fn rewrite_optimized(
-    mut model: TypedModel,
-    kernels: Kernels,
-    counts: &mut RewriteCounts,
-) -> TractResult<TypedModel> {
-    if !kernels.applies(Rewrite::Pad) {
-        return Ok(model);
-    }
-    for id in model.eval_order()? {
-        let node = model.node(id);
-        let Some(pad) = node.op_as::<Pad>() else {
-            continue;
-        };
-        if let Some(op) = row_copy_pad(&model, node, pad)? {
-            counts.pad_after_optimisation += 1;
-            let patch = TypedModelPatch::replace_single_op(&model, node, &[node.inputs[0]], op)?;
-            patch.apply(&mut model)?;
-        }
-    }
-    Ok(model)
 }
 
 /// `Add(Max(x, 0), Mul(Min(x, 0), alpha))`, in either operand order, with `alpha` one
@@ -319,28 +282,6 @@ fn plane_max_pool(
     Ok(geometry
         .windows_inside()
         .then_some(PlaneMaxPool { geometry }))
-}
-
-/// A constant padding of an f32 tensor.
-fn row_copy_pad(
-    model: &TypedModel,
-    node: &TypedNode,
-    pad: &Pad,
-) -> TractResult<Option<RowCopyPad>> {
-    let input = model.outlet_fact(node.inputs[0])?;
-    let PadMode::Constant(value) = &pad.mode else {
-        return Ok(None);
-    };
-    if input.datum_type != f32::datum_type()
-        || pad.pads.is_empty()
-        || input.rank() != pad.pads.len()
-    {
-        return Ok(None);
-    }
-    Ok(Some(RowCopyPad {
-        pads: pad.pads.clone(),
-        value: value.cast_to_scalar::<f32>()?,
-    }))
 }
 
 fn depthwise_op(

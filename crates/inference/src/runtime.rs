@@ -103,13 +103,6 @@ impl OnnxModel {
                 }
             })
             .and_then(|typed| typed.into_optimized())
-            .and_then(|typed| {
-                if plain_tract {
-                    Ok(typed)
-                } else {
-                    crate::kernels::rewrite_optimized(typed, kernels, &mut rewrites)
-                }
-            })
             .map_err(fail)?
             .into_runnable()
             .map_err(fail)?;

@@ -85,11 +85,7 @@ pub fn fixture() -> Fixture {
     let search = Arc::new(storage::search::FaceSearch::new(store));
     // the rate limits and the lock-out off: each test sends many requests from one address
     let state = facegate_http::AppStateBuilder::new(engine, search, sessions)
-        .rate_limits(facegate_http::ratelimit::RateLimits {
-            per_second: 0,
-            per_minute: 0,
-        })
-        .failed_credentials_per_minute(0)
+        .limits_off()
         .build();
     Fixture {
         state,
