@@ -172,7 +172,7 @@ fn session_settings(settings: &Settings) -> sessions::SessionSettings {
             }),
         },
         liveness: liveness_engine::LivenessConfig::default(),
-        compare_threshold: http::DEFAULT_THRESHOLD,
+        compare_threshold: app::DEFAULT_THRESHOLD,
         socket_idle_seconds: settings.sessions.socket_idle_seconds,
         randomness: match settings.sessions.rng_seed {
             Some(seed) => {

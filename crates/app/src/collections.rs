@@ -9,7 +9,7 @@ use crate::dto::{CollectionDto, CollectionList, FaceDto, FaceList, IndexedFaceDt
 use crate::{AppError, AppResult, FaceServices};
 
 /// Longest collection `description`, in characters.
-pub const MAX_DESCRIPTION_CHARS: usize = 1024;
+const MAX_DESCRIPTION_CHARS: usize = 1024;
 
 /// The quality gate of `quality_filter=auto` (the default).
 const MIN_INDEX_FACE_SIZE: f32 = 40.0;

@@ -3,8 +3,8 @@
 //! synchronous and blocking (run them off an async executor), validate their own inputs, pass
 //! the process's one inference gate before running a model, enforce `limits.max_image_pixels`
 //! on every image they read, and return [`AppError`], never an HTTP status. The session use
-//! cases are the crate `sessions`, re-exported here; the web layer (`http`) only extracts,
-//! calls one use case and maps the result.
+//! cases are the crate `sessions` (whose inference gate these share); the web layer (`http`)
+//! only extracts, calls one use case and maps the result.
 
 mod collections;
 pub mod dto;
@@ -17,10 +17,9 @@ use std::sync::Arc;
 use face_engine::{FaceEngine, Image};
 use storage::search::FaceSearch;
 
-pub use collections::{MAX_DESCRIPTION_CHARS, Page, QualityFilter};
+pub use collections::{Page, QualityFilter};
 pub use error::{AppError, AppResult};
 pub use search::SearchQuery;
-pub use sessions;
 pub use sessions::gate::InferenceGate;
 
 /// The default similarity threshold of every compare: the spec's "solid match", defined once.
@@ -67,9 +66,14 @@ impl FaceServices {
         }
     }
 
-    /// The limits applied to uploads.
-    pub fn limits(&self) -> UploadLimits {
-        self.limits
+    /// The engine the use cases run.
+    pub fn engine(&self) -> &Arc<FaceEngine> {
+        &self.engine
+    }
+
+    /// The face index (and, through it, the store).
+    pub fn search(&self) -> &Arc<FaceSearch> {
+        &self.search
     }
 
     /// Decodes an uploaded image within the pixel limit.

@@ -9,6 +9,7 @@ use domain::TenantId;
 
 use crate::AppState;
 use crate::error::{ApiError, Code};
+use crate::guessing::AcceptedApiKey;
 use crate::ratelimit::LimitRefusal;
 
 /// The tenant of the request's API key. Extracting it answers 401 when the key is missing,
@@ -31,9 +32,7 @@ pub(crate) fn bearer(req: &HttpRequest) -> Option<String> {
 
 fn rate_limited(wait_seconds: u64) -> ApiError {
     let message = format!("this API key is over its rate limit; retry in {wait_seconds} s");
-    let mut error = ApiError::new(Code::RateLimited, message);
-    error.retry_after = Some(wait_seconds);
-    error
+    ApiError::new(Code::RateLimited, message).retry_after(wait_seconds)
 }
 
 impl FromRequest for Tenant {
@@ -43,6 +42,8 @@ impl FromRequest for Tenant {
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
         let key = bearer(req);
         let state = req.app_data::<web::Data<AppState>>().cloned();
+        // the lock-out already checked this key (a locked-out address): not again
+        let accepted = req.extensions().get::<AcceptedApiKey>().map(|a| a.0);
         let req = req.clone();
         Box::pin(async move {
             let (Some(key), Some(state)) = (key, state) else {
@@ -50,7 +51,10 @@ impl FromRequest for Tenant {
             };
             let key_id = storage::secrets::api_key_id(&key).map(str::to_owned);
             let checked = web::block(move || {
-                let tenant = state.search.store().authenticate_api_key(&key)?;
+                let tenant = match accepted {
+                    Some(tenant) => Some(tenant),
+                    None => state.sessions.store().authenticate_api_key(&key)?,
+                };
                 let Some(tenant) = tenant else {
                     return Ok(None);
                 };
@@ -64,9 +68,9 @@ impl FromRequest for Tenant {
                 Ok::<_, ApiError>(Some(tenant))
             })
             .await??;
-            let tenant = checked.map(Tenant).ok_or_else(ApiError::unauthorized)?;
-            req.extensions_mut().insert(crate::guessing::AcceptedApiKey);
-            Ok(tenant)
+            let tenant = checked.ok_or_else(ApiError::unauthorized)?;
+            req.extensions_mut().insert(AcceptedApiKey(tenant));
+            Ok(Tenant(tenant))
         })
     }
 }

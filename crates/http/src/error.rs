@@ -237,11 +237,7 @@ impl From<sessions::SessionError> for ApiError {
             S::DirectSessionsDisabled => Self::new(Code::DirectSessionsDisabled, message),
             S::TooManyAttempts {
                 retry_after_seconds,
-            } => {
-                let mut error = Self::new(Code::TooManyAttempts, message);
-                error.retry_after = Some(retry_after_seconds);
-                error
-            }
+            } => Self::new(Code::TooManyAttempts, message).retry_after(retry_after_seconds),
             S::CaptchaFailed => Self::new(Code::CaptchaFailed, message),
             S::NotVerified => Self::new(Code::SessionNotVerified, message),
             S::AlreadyCompleted => Self::new(Code::SessionCompleted, message),

@@ -127,15 +127,13 @@ impl AppStateBuilder {
         };
         // one gate for HTTP inference and live-session frames alike
         let faces = app::FaceServices::new(
-            self.engine.clone(),
-            self.search.clone(),
+            self.engine,
+            self.search,
             self.sessions.inference_gate(),
             self.upload_limits,
         );
         AppState {
             faces,
-            engine: self.engine,
-            search: self.search,
             limiter: Arc::new(limiter),
             metrics: Arc::new(observability::Metrics::default()),
             sessions: self.sessions,

@@ -34,13 +34,14 @@ const WINDOW: Duration = Duration::from_secs(60);
 /// Beyond this many tracked addresses, finished windows are dropped before a new one is added.
 const MAX_TRACKED: usize = 100_000;
 
-/// Put into a request's extensions once its API key is accepted: a refusal in such a request
-/// (another tenant's session, say) is no guess and is not counted.
+/// Put into a request's extensions once its API key is accepted, with the key's tenant: a
+/// refusal in such a request (another tenant's session, say) is no guess and is not counted,
+/// and the key is not looked up a second time.
 #[derive(Debug, Clone, Copy)]
-pub struct AcceptedApiKey;
+pub struct AcceptedApiKey(pub domain::TenantId);
 
 /// Paths never limited or locked out: the probes and the metrics scraper.
-pub const UNGUARDED_PATHS: [&str; 3] = ["/healthz", "/readyz", "/metrics"];
+const UNGUARDED_PATHS: [&str; 3] = ["/healthz", "/readyz", "/metrics"];
 
 #[derive(Debug, Clone, Copy)]
 struct Window {
@@ -157,25 +158,25 @@ impl FailedCredentials {
 }
 
 fn locked_out(seconds: u64) -> ApiError {
-    let mut error = ApiError::new(
+    ApiError::new(
         Code::TooManyFailedAttempts,
         format!("too many refused credentials from this address; retry in {seconds} s"),
-    );
-    error.retry_after = Some(seconds);
-    error
+    )
+    .retry_after(seconds)
 }
 
-/// Whether `req` carries an API key that the store accepts (checked only for a locked-out
-/// address; the handler checks it again with the key's rate limits).
-async fn carries_valid_api_key(state: &AppState, req: &actix_web::HttpRequest) -> bool {
-    let Some(key) = crate::auth::bearer(req) else {
-        return false;
-    };
-    let search = state.search.clone();
-    matches!(
-        web::block(move || search.store().authenticate_api_key(&key)).await,
-        Ok(Ok(Some(_)))
-    )
+/// The tenant of the API key `req` carries, when the store accepts it (looked up only for a
+/// locked-out address; the `Tenant` extractor reuses it and applies the key's rate limits).
+async fn accepted_api_key(
+    state: &AppState,
+    req: &actix_web::HttpRequest,
+) -> Option<AcceptedApiKey> {
+    let key = crate::auth::bearer(req)?;
+    let store = state.sessions.store().clone();
+    match web::block(move || store.authenticate_api_key(&key)).await {
+        Ok(Ok(Some(tenant))) => Some(AcceptedApiKey(tenant)),
+        _ => None,
+    }
 }
 
 /// Middleware: refuses locked-out addresses before any handler runs, and counts refusals.
@@ -199,11 +200,16 @@ pub async fn refuse_guessers(
     } else {
         counts.check(client)
     };
-    if let Err(seconds) = checked
-        && !carries_valid_api_key(&state, req.request()).await
-    {
-        let response = locked_out(seconds).error_response();
-        return Ok(req.into_response(response).map_into_boxed_body());
+    if let Err(seconds) = checked {
+        match accepted_api_key(&state, req.request()).await {
+            Some(accepted) => {
+                req.extensions_mut().insert(accepted);
+            }
+            None => {
+                let response = locked_out(seconds).error_response();
+                return Ok(req.into_response(response).map_into_boxed_body());
+            }
+        }
     }
     let response = next.call(req).await?;
     let authenticated = response.request().extensions().contains::<AcceptedApiKey>();

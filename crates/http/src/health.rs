@@ -24,7 +24,7 @@ struct Health<'a> {
 pub async fn healthz(state: web::Data<AppState>) -> HttpResponse {
     HttpResponse::Ok().json(Health {
         status: "ok",
-        embedder: state.engine.embedder_id(),
+        embedder: state.faces.engine().embedder_id(),
     })
 }
 
@@ -44,8 +44,8 @@ struct Ready<'a> {
     ),
 )]
 pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
-    let search = state.search.clone();
-    let reachable = web::block(move || search.store().ping())
+    let store = state.sessions.store().clone();
+    let reachable = web::block(move || store.ping())
         .await
         .is_ok_and(|r| r.is_ok());
     if reachable {
@@ -68,11 +68,11 @@ pub async fn starting(req: HttpRequest) -> HttpResponse {
             .insert_header(("Retry-After", "2"))
             .json(serde_json::json!({"status": "starting"}));
     }
-    let mut error = crate::error::ApiError::new(
+    let error = crate::error::ApiError::new(
         Code::BackendStarting,
         "the service is starting (loading models, migrating, rebuilding the search index); retry shortly",
-    );
-    error.retry_after = Some(2);
+    )
+    .retry_after(2);
     actix_web::ResponseError::error_response(&error)
 }
 

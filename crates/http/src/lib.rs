@@ -9,7 +9,6 @@ pub mod deadline;
 pub mod error;
 mod faces;
 mod factory;
-pub use sessions::gate;
 pub mod guessing;
 pub mod health;
 mod liveness;
@@ -21,7 +20,6 @@ mod params;
 pub mod ratelimit;
 mod routes;
 mod search;
-pub use app::DEFAULT_THRESHOLD;
 pub use factory::{AppStateBuilder, app, starting_app};
 pub mod ui;
 pub mod upload;
@@ -30,18 +28,14 @@ mod ws;
 use std::sync::Arc;
 
 use actix_web::web;
-use face_engine::FaceEngine;
-use storage::search::FaceSearch;
 
 use crate::error::ApiError;
 
 /// Shared state handed to every handler; made by [`AppStateBuilder`].
 #[derive(Debug, Clone)]
 pub struct AppState {
-    /// The Face Services use cases (crate `app`).
+    /// The Face Services use cases (crate `app`), with the engine and the face index.
     pub faces: app::FaceServices,
-    pub engine: Arc<FaceEngine>,
-    pub search: Arc<FaceSearch>,
     pub limiter: Arc<ratelimit::RateLimiter>,
     pub metrics: Arc<observability::Metrics>,
     /// Liveness sessions (crate `sessions`).

@@ -146,7 +146,9 @@ pub async fn request_log(
     responses((status = 200, description = "Prometheus text format", content_type = "text/plain")),
 )]
 pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
-    let mut body = state.metrics.render(&state.engine.inference_stats());
+    let mut body = state
+        .metrics
+        .render(&state.faces.engine().inference_stats());
     let store = state.sessions.store().clone();
     let backlog = web::block(move || store.webhook_backlog())
         .await

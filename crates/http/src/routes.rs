@@ -3,7 +3,7 @@
 //! header, and an unknown path 404 `route_not_found`. Also the extractors' error answers
 //! (JSON, query and path), mapped onto the error codes.
 
-use actix_web::http::header;
+use actix_web::http::{Method, header};
 use actix_web::{HttpResponse, ResponseError, Route, web};
 
 use crate::error::{ApiError, Code};
@@ -12,13 +12,22 @@ use crate::{
     openapi, search, ui, ws,
 };
 
-/// One path with its routes; `allow` lists their methods for the 405 answer.
-fn resource(path: &str, allow: &'static str, routes: Vec<Route>) -> actix_web::Resource {
+/// One path with a handler per method; any other method gets 405 with an `Allow` header
+/// listing these.
+fn resource(path: &str, routes: Vec<(Method, Route)>) -> actix_web::Resource {
+    let allow = routes
+        .iter()
+        .map(|(method, _)| method.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
     let mut resource = web::resource(path);
-    for route in routes {
-        resource = resource.route(route);
+    for (method, route) in routes {
+        resource = resource.route(route.method(method));
     }
-    resource.default_service(web::to(move || async move { method_not_allowed(allow) }))
+    resource.default_service(web::to(move || {
+        let response = method_not_allowed(&allow);
+        async move { response }
+    }))
 }
 
 /// 405 with the methods the path takes.
@@ -72,131 +81,108 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(path)
             .service(resource(
                 "/healthz",
-                "GET",
-                vec![web::get().to(health::healthz)],
+                vec![(Method::GET, web::to(health::healthz))],
             ))
             .service(resource(
                 "/readyz",
-                "GET",
-                vec![web::get().to(health::readyz)],
+                vec![(Method::GET, web::to(health::readyz))],
             ))
             .service(resource(
                 "/metrics",
-                "GET",
-                vec![web::get().to(observability::metrics)],
+                vec![(Method::GET, web::to(observability::metrics))],
             ))
             .service(resource(
                 "/api/openapi.json",
-                "GET",
-                vec![web::get().to(openapi::openapi_json)],
+                vec![(Method::GET, web::to(openapi::openapi_json))],
             ))
             .service(resource(
                 "/api/v1/compare-faces",
-                "POST",
-                vec![web::post().to(faces::compare_v1)],
+                vec![(Method::POST, web::to(faces::compare_v1))],
             ))
             .service(resource(
                 "/api/v1/managed-session",
-                "POST",
-                vec![web::post().to(liveness::create_managed)],
+                vec![(Method::POST, web::to(liveness::create_managed))],
             ))
             .service(resource(
                 "/api/v1/session",
-                "POST",
-                vec![web::post().to(liveness::create_direct)],
+                vec![(Method::POST, web::to(liveness::create_direct))],
             ))
             .service(resource(
                 "/api/v1/session/{id}/result",
-                "GET",
-                vec![web::get().to(liveness::result)],
+                vec![(Method::GET, web::to(liveness::result))],
             ))
             .service(resource(
                 "/api/v1/session/{id}/photo",
-                "GET",
-                vec![web::get().to(liveness::photo)],
+                vec![(Method::GET, web::to(liveness::photo))],
             ))
             .service(resource(
                 "/api/v1/session/{id}/webhook-deliveries",
-                "GET",
-                vec![web::get().to(liveness::webhook_deliveries)],
+                vec![(Method::GET, web::to(liveness::webhook_deliveries))],
             ))
             .service(resource(
                 "/api/v1/compare-with-session",
-                "POST",
-                vec![web::post().to(liveness::compare_with_session)],
+                vec![(Method::POST, web::to(liveness::compare_with_session))],
             ))
             .service(resource(
                 "/ws/{session_id}",
-                "GET",
-                vec![web::get().to(ws::stream)],
+                vec![(Method::GET, web::to(ws::stream))],
             ))
             .service(resource(
                 "/verify/{id}",
-                "GET",
-                vec![web::get().to(ui::verify)],
+                vec![(Method::GET, web::to(ui::verify))],
             ))
-            .service(resource("/demo", "GET", vec![web::get().to(ui::demo)]))
+            .service(resource("/demo", vec![(Method::GET, web::to(ui::demo))]))
             .service(resource(
                 "/sdk/facegate.js",
-                "GET",
-                vec![web::get().to(ui::sdk)],
+                vec![(Method::GET, web::to(ui::sdk))],
             ))
             .service(resource(
                 "/ui/{version}/{path:.*}",
-                "GET",
-                vec![web::get().to(ui::asset)],
+                vec![(Method::GET, web::to(ui::asset))],
             ))
             .service(resource(
                 "/api/v2/faces:detect",
-                "POST",
-                vec![web::post().to(faces::detect)],
+                vec![(Method::POST, web::to(faces::detect))],
             ))
             .service(resource(
                 "/api/v2/faces:compare",
-                "POST",
-                vec![web::post().to(faces::compare)],
+                vec![(Method::POST, web::to(faces::compare))],
             ))
             .service(resource(
                 "/api/v2/collections",
-                "GET, POST",
                 vec![
-                    web::get().to(collections::list),
-                    web::post().to(collections::create),
+                    (Method::GET, web::to(collections::list)),
+                    (Method::POST, web::to(collections::create)),
                 ],
             ))
             .service(resource(
                 "/api/v2/collections/{external_id}",
-                "GET, DELETE",
                 vec![
-                    web::get().to(collections::get),
-                    web::delete().to(collections::delete),
+                    (Method::GET, web::to(collections::get)),
+                    (Method::DELETE, web::to(collections::delete)),
                 ],
             ))
             .service(resource(
                 "/api/v2/collections/{external_id}/faces",
-                "GET, POST",
                 vec![
-                    web::get().to(collections::list_faces),
-                    web::post().to(collections::index_face),
+                    (Method::GET, web::to(collections::list_faces)),
+                    (Method::POST, web::to(collections::index_face)),
                 ],
             ))
             .service(resource(
                 "/api/v2/collections/{external_id}/faces/{face_id}",
-                "GET, DELETE",
                 vec![
-                    web::get().to(collections::get_face),
-                    web::delete().to(collections::delete_face),
+                    (Method::GET, web::to(collections::get_face)),
+                    (Method::DELETE, web::to(collections::delete_face)),
                 ],
             ))
             .service(resource(
                 "/api/v2/collections/{external_id}/search-by-face/{face_id}",
-                "POST",
-                vec![web::post().to(search::search_by_face)],
+                vec![(Method::POST, web::to(search::search_by_face))],
             ))
             .service(resource(
                 "/api/v2/collections/{external_id}/search-by-image",
-                "POST",
-                vec![web::post().to(search::search_by_image)],
+                vec![(Method::POST, web::to(search::search_by_image))],
             ))
             .default_service(web::to(not_found));
     }

@@ -36,8 +36,8 @@ macro_rules! get {
 async fn a_locked_out_address_keeps_its_probes_metrics_and_valid_keys() {
     let mut f = fixture();
     f.state = facegate_http::AppStateBuilder::new(
-        f.state.engine.clone(),
-        f.state.search.clone(),
+        f.state.faces.engine().clone(),
+        f.state.faces.search().clone(),
         f.state.sessions.clone(),
     )
     .limits_off()

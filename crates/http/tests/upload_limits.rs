@@ -2,8 +2,6 @@
 //! app the binary serves: detect, both compares, index, search by image and
 //! compare-with-session answer 413 `image_too_many_pixels` for a photo over the limit.
 
-use std::sync::Arc;
-
 use actix_web::test;
 use common::{Part, code, fixture, form, request, testdata};
 use serde_json::Value;
@@ -17,20 +15,20 @@ const LIMIT: u64 = 10_000;
 #[actix_web::test]
 async fn every_upload_route_refuses_an_image_over_the_pixel_limit() {
     let mut f = fixture();
-    let store = f.state.search.store().clone();
+    let store = f.state.sessions.store().clone();
     let mut settings = sessions::SessionSettings::defaults("https://facegate.test");
     settings.max_image_pixels = LIMIT;
     let sessions = sessions::SessionService::new(
         store.clone(),
-        f.state.engine.clone(),
+        f.state.faces.engine().clone(),
         webhooks::AddressGuard::default(),
         settings,
         1,
     )
     .expect("sessions");
     f.state = facegate_http::AppStateBuilder::new(
-        f.state.engine.clone(),
-        Arc::clone(&f.state.search),
+        f.state.faces.engine().clone(),
+        f.state.faces.search().clone(),
         sessions,
     )
     .limits_off()

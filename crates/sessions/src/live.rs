@@ -167,27 +167,20 @@ impl SessionService {
             other => other?,
         };
         let config = self.settings.liveness.clone();
-        let engine_session = match begun.mode {
-            SessionMode::Passive => LivenessSession::with_challenges(
-                self.engine.clone(),
-                config,
-                SessionMode::Passive,
-                Vec::new(),
-            )?,
+        let plan = match begun.mode {
+            SessionMode::Passive => Vec::new(),
             SessionMode::Active => {
                 let count = (begun.challenge_count as usize)
                     .clamp(config.min_challenges, config.max_challenges);
-                let mut rng = self.settings.randomness.session_rng();
-                let plan = draw_challenges(&mut rng, count, count);
-                LivenessSession::with_challenges(
-                    self.engine.clone(),
-                    config,
-                    SessionMode::Active,
-                    plan,
-                )?
+                draw_challenges(&mut self.settings.randomness.session_rng(), count, count)
             }
         };
-        Ok(engine_session)
+        Ok(LivenessSession::with_challenges(
+            self.engine.clone(),
+            config,
+            begun.mode,
+            plan,
+        )?)
     }
 
     /// Sessions streaming now in this process.
