@@ -6,7 +6,9 @@
 //
 // scenario: { name, url, camera: "<y4m path>" | "none" | "deny", viewport: "phone"|"desktop",
 //             shots: "<dir>" | null, until: "result" | "problem" | "invalid" | "completed",
-//             drop_socket_after_ms, answer_challenges: {segments, frames_url}, sdk: {...} }
+//             drop_socket_after_ms, answer_challenges: {segments, frames_url, light}, sdk: {...} }
+// The report carries `illumination` (the server's light sequence as sent) and `light_shown`
+// (the colours the test camera saw on the page, in order).
 
 import { readFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -81,6 +83,19 @@ if (scenario.hold_verdict_ms) {
     ws.onClose((code, reason) => server.close({ code, reason }));
   });
 }
+// the server's light sequence as sent, and the colours the test camera saw on the screen
+report.light_shown = [];
+page.on('websocket', (socket) =>
+  socket.on('framereceived', ({ payload }) => {
+    try {
+      const message = JSON.parse(payload);
+      if (message.type === 'illumination') report.illumination = message.data;
+    } catch {
+      // binary or not JSON: not a server message of interest
+    }
+  }),
+);
+await page.exposeFunction('__lightSeen', (color) => report.light_shown.push(color));
 if (scenario.answer_challenges) await installScriptedCamera(scenario.answer_challenges);
 
 async function screen() {
@@ -126,8 +141,15 @@ async function visit(label) {
   await audit(label);
 }
 
-/** A camera fed by the test: a canvas stream that plays labelled frames per challenge. */
-async function installScriptedCamera({ frames_url, segments, fps, frame_count }) {
+/**
+ * A camera fed by the test: a canvas stream that plays labelled frames per challenge (the
+ * neutral segment in a loop otherwise). With `light`, it is the rendering camera of
+ * `liveness_engine::light_camera` in JavaScript: it reads the colour the page shows around the
+ * oval (`body[data-light]`), and renders the light that colour throws on a live face, `delay_ms`
+ * later: a soft ellipse on the engine's face box of each frame (`boxes`), shaded as a rounded
+ * surface, a weak spill on the background, screen-to-ambient ratio `ratio`, sensor noise.
+ */
+async function installScriptedCamera({ frames_url, segments, fps, frame_count, light }) {
   await context.route(/\/__testcam\//, async (route) => {
     const index = route.request().url().split('/').pop();
     try {
@@ -137,7 +159,44 @@ async function installScriptedCamera({ frames_url, segments, fps, frame_count })
       await route.fulfill({ status: 404 });
     }
   });
-  await page.addInitScript(({ segments, fps, frameCount }) => {
+  await page.addInitScript(({ segments, fps, frameCount, light }) => {
+    const SPILL = 0.06;
+    const toLinear = new Float32Array(256).map((_, v) => {
+      const c = v / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    const toSrgb = new Uint8ClampedArray(4096).map((_, i) => {
+      const v = i / 4095;
+      return 255 * (v <= 0.0031308 ? v * 12.92 : 1.055 * v ** (1 / 2.4) - 0.055);
+    });
+    const hexLinear = (hex) => [1, 3, 5].map((i) => toLinear[parseInt(hex.slice(i, i + 2), 16)]);
+    const screenLog = [];
+    let lastSeen = '';
+    /** The colour the screen showed `delay` ms ago ('' for none). */
+    const colourAt = (now, delay) => {
+      let shown = '';
+      for (const entry of screenLog) if (entry.t <= now - delay) shown = entry.color;
+      return shown;
+    };
+    const renderLight = (data, width, height, box, color) => {
+      const L = hexLinear(color);
+      const [cx, cy] = [box[0] + box[2] / 2, box[1] + box[3] / 2];
+      for (let y = 0; y < height; y++) {
+        for (let x = 0; x < width; x++) {
+          const u = (x - cx) / (0.5 * box[2]);
+          const v = (y - cy) / (0.6 * box[3]);
+          const r2 = u * u + v * v;
+          const soft = Math.min(1, Math.max(0, 1 - (Math.sqrt(r2) - 1) / 0.3));
+          const facing = Math.sqrt(Math.max(0, 1 - 0.85 * r2));
+          const k = light.ratio * (SPILL + Math.max(0, facing - SPILL) * soft);
+          const p = (y * width + x) * 4;
+          for (let c = 0; c < 3; c++) {
+            const lit = toLinear[data[p + c]] * (1 + k * L[c]);
+            data[p + c] = toSrgb[Math.min(4095, Math.round(lit * 4095))];
+          }
+        }
+      }
+    };
     const canvas = document.createElement('canvas');
     canvas.width = 640;
     canvas.height = 480;
@@ -186,9 +245,21 @@ async function installScriptedCamera({ frames_url, segments, fps, frame_count })
         canvas.height = Math.round((640 * image.naturalHeight) / image.naturalWidth);
       }
       context2d.drawImage(image, 0, 0, canvas.width, canvas.height);
-      // sensor noise, as a real camera has: ±2 grey levels on every pixel, new every frame
       const pixels = context2d.getImageData(0, 0, canvas.width, canvas.height);
       const data = pixels.data;
+      if (light) {
+        const now = performance.now();
+        const seen = document.body?.dataset.light || '';
+        if (seen !== lastSeen) {
+          lastSeen = seen;
+          screenLog.push({ t: now, color: seen });
+          if (seen) window.__lightSeen(seen);
+        }
+        const color = colourAt(now, light.delay_ms);
+        const box = light.boxes[Math.min(next, frameCount - 1)];
+        if (color && box) renderLight(data, canvas.width, canvas.height, box, color);
+      }
+      // sensor noise, as a real camera has: ±2 grey levels on every pixel, new every frame
       let state = (seed = (seed * 1103515245 + 12345) >>> 0);
       for (let p = 0; p < data.length; p += 4) {
         state = (state * 1664525 + 1013904223) >>> 0;
@@ -201,7 +272,7 @@ async function installScriptedCamera({ frames_url, segments, fps, frame_count })
     }, 1000 / fps);
     const stream = canvas.captureStream(fps);
     navigator.mediaDevices.getUserMedia = async () => stream;
-  }, { segments, fps: fps || 15, frameCount: frame_count });
+  }, { segments, fps: fps || 15, frameCount: frame_count, light: light || null });
 }
 
 try {

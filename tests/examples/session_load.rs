@@ -1,5 +1,6 @@
 //! Session capacity: N concurrent passive sessions over real WebSockets, each streaming a shared
-//! live video at 15 fps, against a running server. Prints, per N, time to verdict (p50, p95),
+//! live video at 15 fps with the light of its session's colour sequence rendered on the face
+//! (simulated, rendered ahead of time), against a running server. Prints, per N, time to verdict (p50, p95),
 //! frames sent and analysed per session, and whether every verdict was `pass`.
 //!
 //! `FACEGATE_URL=http://127.0.0.1:8080 FACEGATE_KEY=fg_… cargo run --release -p
@@ -36,9 +37,15 @@ fn main() {
         "talking-woman",
         "expressions-man-glasses",
     ];
-    let clips: Vec<Vec<Vec<u8>>> = videos
+    // each clip rendered once under every colour of the light check's palette (simulated
+    // light of a live face at a screen-to-ambient ratio of 0.2), so the client does no
+    // rendering while it streams
+    let clips: Vec<live::PaletteFrames> = videos
         .iter()
-        .map(|v| video_frames(v, 15, 0.0, 20.0))
+        .enumerate()
+        .map(|(i, v)| {
+            live::PaletteFrames::render(&video_frames(v, 15, 0.0, 8.0), 0.2, 150, i as u64)
+        })
         .collect();
     println!(
         "| sessions | pass | time to verdict p50 (s) | p95 (s) | frames sent / session | wall (s) |"
@@ -60,8 +67,12 @@ fn main() {
                         let token = created["token"].as_str().expect("token").to_owned();
                         let began = Instant::now();
                         let mut socket = live::open(base_url, &id, &token);
-                        let outcome =
-                            live::stream(&mut socket, frames, 15, Duration::from_secs(60));
+                        let outcome = live::stream_prerendered(
+                            &mut socket,
+                            frames,
+                            15,
+                            Duration::from_secs(60),
+                        );
                         let pass = outcome.verdict().is_some_and(|v| v["verdict"] == "pass");
                         (pass, began.elapsed().as_secs_f64(), outcome.frames_sent)
                     })

@@ -180,3 +180,49 @@ pub fn assert_no_console_errors(report: &serde_json::Value) {
         .unwrap_or_default();
     assert!(errors.is_empty(), "console errors: {errors:#?}");
 }
+
+/// The rendering camera in Chromium (`answer_challenges` of `tests/browser/run.mjs` with
+/// `light`): `seconds` of a shared video from `start_s` as JPEG frames in a folder (kept alive
+/// by the returned guard), played in a loop, with the engine's face box of every frame, so
+/// the page's canvas camera renders the light of the colours the page shows at
+/// screen-to-ambient `ratio`, 150 ms after they are shown (the same model as
+/// `liveness_engine::light_camera`). `segments` adds labelled action segments (active mode).
+pub fn lit_canvas_camera(
+    video: &str,
+    start_s: f32,
+    seconds: f32,
+    ratio: f32,
+    segments: Option<serde_json::Value>,
+) -> (tempfile::TempDir, serde_json::Value) {
+    let frames = crate::live::video_frames(video, 15, start_s, seconds);
+    let dir = tempfile::tempdir().expect("frames folder");
+    let engine = crate::engine();
+    let options = face_engine::DetectOptions {
+        mode: face_engine::DetectMode::Selfie,
+        max_faces: 1,
+        ..face_engine::DetectOptions::default()
+    };
+    let mut boxes = Vec::with_capacity(frames.len());
+    for (i, frame) in frames.iter().enumerate() {
+        std::fs::write(dir.path().join(format!("{:05}.jpg", i + 1)), frame).expect("frame");
+        let image = face_engine::Image::decode(frame).expect("frame decodes");
+        let face = engine
+            .detect(&image, &options)
+            .expect("detect")
+            .into_iter()
+            .next();
+        boxes.push(
+            face.map(|f| serde_json::json!([f.bbox.x, f.bbox.y, f.bbox.width, f.bbox.height])),
+        );
+    }
+    let segments = segments
+        .unwrap_or_else(|| serde_json::json!({ "neutral": (0..frames.len()).collect::<Vec<_>>() }));
+    let camera = serde_json::json!({
+        "frames_url": dir.path(),
+        "segments": segments,
+        "fps": 15,
+        "frame_count": frames.len(),
+        "light": { "boxes": boxes, "ratio": ratio, "delay_ms": 150 },
+    });
+    (dir, camera)
+}

@@ -17,6 +17,20 @@ pub use server::{
     Server, cli, facegate_binary, free_port, start_server, start_server_on, start_server_unready,
 };
 
+/// The face engine on the shipped models, loaded once per test process (the rendering
+/// camera finds the face with it).
+pub fn engine() -> std::sync::Arc<face_engine::FaceEngine> {
+    static ENGINE: std::sync::OnceLock<std::sync::Arc<face_engine::FaceEngine>> =
+        std::sync::OnceLock::new();
+    ENGINE
+        .get_or_init(|| {
+            std::sync::Arc::new(
+                face_engine::FaceEngine::load(&repo_root().join("models")).expect("models load"),
+            )
+        })
+        .clone()
+}
+
 /// The repository root (parent of this package).
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")

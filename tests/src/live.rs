@@ -10,6 +10,10 @@ use std::time::{Duration, Instant};
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 
+use liveness_engine::Illumination;
+use liveness_engine::illumination::{PALETTE, ScreenColor};
+use liveness_engine::light_camera::{LightCamera, Scene};
+
 use crate::repo_root;
 
 /// JPEG frames of `videos/<name>.mp4` at `fps`, starting `start_s` seconds in, at most
@@ -116,6 +120,108 @@ pub fn stream(
             ScriptAction::Send(frames[(sent - 1) % frames.len()].clone())
         }
         _ => ScriptAction::Continue,
+    })
+}
+
+/// A person in front of the page, filmed by the rendering camera: like [`stream`], but each
+/// frame is captured through `camera`, which renders the light of the colours the page shows
+/// once the `illumination` message arrives (`liveness_engine::light_camera`). Times are the
+/// camera's, from the start of the call.
+pub fn stream_lit(
+    socket: &mut WebSocket<MaybeTlsStream<TcpStream>>,
+    frames: &[Vec<u8>],
+    fps: u32,
+    max: Duration,
+    camera: &mut LightCamera,
+) -> StreamOutcome {
+    let start = Instant::now();
+    let mut sent = 0;
+    stream_scripted(socket, fps, max, |event| {
+        let now = start.elapsed().as_millis() as u64;
+        match event {
+            ScriptEvent::FrameDue if !frames.is_empty() => {
+                sent += 1;
+                ScriptAction::Send(camera.capture(&frames[(sent - 1) % frames.len()], now))
+            }
+            ScriptEvent::Message(message) if message["type"] == "illumination" => {
+                let sequence: Illumination = serde_json::from_value(message["data"].clone())
+                    .expect("an illumination message");
+                camera.show(sequence, now);
+                ScriptAction::Continue
+            }
+            _ => ScriptAction::Continue,
+        }
+    })
+}
+
+/// The rendering camera of a live face at screen-to-ambient light `ratio` (0.05 a bright
+/// office, 0.3 a dim room), seeded.
+pub fn live_camera(ratio: f32, seed: u64) -> LightCamera {
+    LightCamera::new(crate::engine(), Scene::LiveFace, ratio, seed)
+}
+
+/// Footage rendered ahead of time under every palette colour and under none, so a load
+/// script can play many lit sessions without rendering while it streams: the light of the
+/// colour shown `delay_ms` earlier, looked up per frame (the rendering camera's model, with
+/// its noise drawn once per frame and colour).
+#[derive(Debug)]
+pub struct PaletteFrames {
+    /// Per footage frame: the frame under no light, then under each `PALETTE` colour.
+    variants: Vec<Vec<Vec<u8>>>,
+    delay_ms: u64,
+}
+
+impl PaletteFrames {
+    pub fn render(frames: &[Vec<u8>], ratio: f32, delay_ms: u64, seed: u64) -> Self {
+        let mut camera = live_camera(ratio, seed);
+        let colors: Vec<Option<ScreenColor>> = std::iter::once(None)
+            .chain(PALETTE.iter().map(|c| Some(ScreenColor(*c))))
+            .collect();
+        let variants = frames
+            .iter()
+            .map(|frame| {
+                colors
+                    .iter()
+                    .map(|c| camera.capture_under(frame, *c))
+                    .collect()
+            })
+            .collect();
+        Self { variants, delay_ms }
+    }
+}
+
+/// Like [`stream_lit`], with frames rendered ahead of time ([`PaletteFrames`]).
+pub fn stream_prerendered(
+    socket: &mut WebSocket<MaybeTlsStream<TcpStream>>,
+    frames: &PaletteFrames,
+    fps: u32,
+    max: Duration,
+) -> StreamOutcome {
+    let start = Instant::now();
+    let mut shown: Option<(Illumination, u64)> = None;
+    let mut sent = 0;
+    stream_scripted(socket, fps, max, |event| {
+        let now = start.elapsed().as_millis() as u64;
+        match event {
+            ScriptEvent::FrameDue if !frames.variants.is_empty() => {
+                let variants = &frames.variants[sent % frames.variants.len()];
+                sent += 1;
+                let color = shown.as_ref().and_then(|(sequence, at)| {
+                    sequence.color_at(now as i64 - frames.delay_ms as i64 - *at as i64)
+                });
+                let index = color
+                    .and_then(|c| PALETTE.iter().position(|p| *p == c.0))
+                    .map_or(0, |i| i + 1);
+                ScriptAction::Send(variants[index].clone())
+            }
+            ScriptEvent::Message(message) if message["type"] == "illumination" => {
+                if let Ok(sequence) = serde_json::from_value(message["data"].clone()) {
+                    shown = Some((sequence, now));
+                }
+                ScriptAction::Continue
+            }
+            _ => ScriptAction::Continue,
+        }
     })
 }
 

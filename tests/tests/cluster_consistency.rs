@@ -45,7 +45,13 @@ fn a_session_and_the_faces_are_the_same_on_every_replica() {
     let (id, token) = id_and_token(&created);
     let frames = video_frames("webcam-man-1", 15, 0.0, 12.0);
     let mut socket = live::open(&r1, &id, &token);
-    let outcome = live::stream(&mut socket, &frames, 15, Duration::from_secs(40));
+    let outcome = live::stream_lit(
+        &mut socket,
+        &frames,
+        15,
+        Duration::from_secs(40),
+        &mut live::live_camera(0.2, 1),
+    );
     let verdict = outcome
         .verdict()
         .unwrap_or_else(|| panic!("no verdict: {:?}\n{}", outcome.messages, cluster.logs()));
@@ -72,7 +78,13 @@ fn a_session_and_the_faces_are_the_same_on_every_replica() {
     let created = create_managed_session_at(&lb, &key, json!({"mode": "passive"}));
     let (id, token) = id_and_token(&created);
     let mut socket = live::open(&lb, &id, &token);
-    let outcome = live::stream(&mut socket, &frames, 15, Duration::from_secs(40));
+    let outcome = live::stream_lit(
+        &mut socket,
+        &frames,
+        15,
+        Duration::from_secs(40),
+        &mut live::live_camera(0.2, 2),
+    );
     assert_eq!(
         outcome.verdict().map(|v| v["verdict"].clone()),
         Some(json!("pass")),
@@ -273,7 +285,13 @@ fn a_webhook_whose_replica_is_killed_mid_delivery_arrives_with_one_webhook_id() 
     let (id, token) = id_and_token(&created);
     let frames = video_frames("webcam-man-1", 15, 0.0, 12.0);
     let mut socket = live::open(&lb, &id, &token);
-    let outcome = live::stream(&mut socket, &frames, 15, Duration::from_secs(40));
+    let outcome = live::stream_lit(
+        &mut socket,
+        &frames,
+        15,
+        Duration::from_secs(40),
+        &mut live::live_camera(0.2, 3),
+    );
     assert_eq!(
         outcome.verdict().map(|v| v["verdict"].clone()),
         Some(json!("pass")),

@@ -57,7 +57,13 @@ fn a_managed_passive_session_passes_end_to_end_with_a_signed_webhook() {
 
     let frames = video_frames("webcam-man-1", 15, 0.0, 12.0);
     let mut socket = live::open(&server.base_url, &id, &token);
-    let outcome = live::stream(&mut socket, &frames, 15, Duration::from_secs(40));
+    let outcome = live::stream_lit(
+        &mut socket,
+        &frames,
+        15,
+        Duration::from_secs(40),
+        &mut live::live_camera(0.2, 101),
+    );
     live::assert_no_engine_internals(&outcome.messages);
     assert_eq!(
         outcome.messages.first().map(|m| m["type"].clone()),

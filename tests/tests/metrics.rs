@@ -65,7 +65,13 @@ fn sessions_and_webhooks_are_counted_and_the_shipped_rules_query_real_metrics() 
     let token = created["token"].as_str().expect("token");
     let frames = video_frames("webcam-man-1", 15, 0.0, 12.0);
     let mut socket = live::open(&server.base_url, id, token);
-    let outcome = live::stream(&mut socket, &frames, 15, Duration::from_secs(40));
+    let outcome = live::stream_lit(
+        &mut socket,
+        &frames,
+        15,
+        Duration::from_secs(40),
+        &mut live::live_camera(0.2, 201),
+    );
     assert_eq!(
         outcome.verdict().map(|v| v["verdict"].clone()),
         Some(json!("pass"))

@@ -56,11 +56,13 @@ fn race_for_one_session(backend: Backend) {
     }
     println!("sockets racing for one streaming session: {refused} refused with 4029");
 
+    // the light sequence ran out while the racers were refused, before any lit frame: the
+    // session is judged without light, `retry` (never `fail`)
     let outcome = live::stream(&mut socket, &frames[1..], 15, Duration::from_secs(40));
     let verdict = outcome
         .verdict()
         .expect("the streaming socket still gets its verdict");
-    assert_eq!(verdict["verdict"], "pass", "{verdict}");
+    assert_eq!(verdict["verdict"], "retry", "{verdict}");
     server.assert_battery_survived(
         &format!("100 sockets on one session on {}", backend.name()),
         refused + 1,

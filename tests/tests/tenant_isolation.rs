@@ -57,7 +57,13 @@ fn tenant_a(server: &Server, receiver: &HttpsReceiver) -> Owned {
     let token = created["token"].as_str().expect("token").to_owned();
     let frames = video_frames("webcam-man-1", 15, 0.0, 12.0);
     let mut socket = live::open(&server.base_url, &session_id, &token);
-    let outcome = live::stream(&mut socket, &frames, 15, Duration::from_secs(40));
+    let outcome = live::stream_lit(
+        &mut socket,
+        &frames,
+        15,
+        Duration::from_secs(40),
+        &mut live::live_camera(0.2, 301),
+    );
     let verdict = outcome.verdict().cloned().unwrap_or_default();
     assert_eq!(verdict["verdict"], "pass", "{:?}", outcome.messages);
     assert_eq!(receiver.wait_for(1, Duration::from_secs(30)).len(), 1);

@@ -3,6 +3,8 @@
 //! `challenge` asks for) passes with every challenge's screen shown; and the SDK, embedded in a
 //! page on a second origin, runs the flow in its modal and resolves with the session id; and the
 //! demo page creates a direct session whose failed attempt offers a working "Try again".
+//! The active and SDK flows run with the light check off (`liveness.illumination.enabled`):
+//! they test the page's flow; the light in the browser is `web_ui.rs`'s.
 
 use facegate_blackbox_tests::browser::{
     assert_accessible, assert_no_console_errors, exclusive_browser, run_scenario, screenshot_dir,
@@ -28,7 +30,10 @@ fn an_active_session_passes_in_chromium_with_every_challenge_shown() {
     for (i, frame) in frames.iter().enumerate() {
         std::fs::write(frames_dir.path().join(format!("{:05}.jpg", i + 1)), frame).expect("frame");
     }
-    let server = start_server(&[("FACEGATE__SESSIONS__RNG_SEED", "6")]);
+    let server = start_server(&[
+        ("FACEGATE__SESSIONS__RNG_SEED", "6"),
+        ("FACEGATE__LIVENESS__ILLUMINATION__ENABLED", "false"),
+    ]);
     let key = create_key(&server, "bank");
     let created = create_managed_session(&server, &key, json!({"reference_id": "active-ui"}));
     let (id, token) = id_and_token(&created);
@@ -95,7 +100,10 @@ fn the_sdk_on_a_second_origin_resolves_with_the_session_id() {
     };
     let shop_page = ShopPage::start();
     let shop = format!("http://localhost:{}", shop_page.port);
-    let server = start_server(&[("FACEGATE__UI__EMBED_ORIGINS", &shop)]);
+    let server = start_server(&[
+        ("FACEGATE__UI__EMBED_ORIGINS", &shop),
+        ("FACEGATE__LIVENESS__ILLUMINATION__ENABLED", "false"),
+    ]);
     shop_page.load_sdk_from(&format!("{}/sdk/facegate.js", server.base_url));
     let key = create_key(&server, "shop");
     let created = create_managed_session(

@@ -38,7 +38,13 @@ fn a_pending_webhook_survives_a_down_receiver_and_a_sigkilled_server() {
     );
     let frames = video_frames("expressions-woman-1", 15, 0.0, 12.0);
     let mut socket = live::open(&server.base_url, &id, &token);
-    let outcome = live::stream(&mut socket, &frames, 15, Duration::from_secs(40));
+    let outcome = live::stream_lit(
+        &mut socket,
+        &frames,
+        15,
+        Duration::from_secs(40),
+        &mut live::live_camera(0.2, 501),
+    );
     let verdict = outcome
         .verdict()
         .unwrap_or_else(|| panic!("{:?}", outcome.messages));

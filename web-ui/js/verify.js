@@ -115,7 +115,39 @@ function reconnect() {
   connect();
 }
 
+// ---- the screen's light ---------------------------------------------------------------------
+
+/**
+ * Fills the screen around the oval with `colors[k]` from `receipt + k × step_ms` on, then
+ * clears it. Every colour lasts 340 ms or more (at most three changes a second, WCAG 2.3.1),
+ * and the palette holds no saturated red; the welcome screen warns before the camera starts.
+ */
+function showLight({ colors, step_ms: stepMs }) {
+  const receipt = performance.now();
+  const root = document.documentElement;
+  document.body.classList.add('lighting');
+  let shown = -1;
+  const tick = () => {
+    const index = Math.floor((performance.now() - receipt) / stepMs);
+    if (index >= colors.length) return stopLight();
+    if (index !== shown) {
+      shown = index;
+      root.style.setProperty('--screen-light', colors[index]);
+      document.body.dataset.light = colors[index];
+    }
+    flow.lightFrame = requestAnimationFrame(tick);
+  };
+  tick();
+}
+
+function stopLight() {
+  cancelAnimationFrame(flow.lightFrame);
+  document.body.classList.remove('lighting');
+  document.body.dataset.light = '';
+}
+
 function resetCapture() {
+  stopLight();
   clearInterval(flow.holdTimer);
   flow.holdStarted = 0;
   $('hold-ring').hidden = true;
@@ -130,6 +162,9 @@ function handleMessage({ type, data }) {
     case 'ready':
       flow.mode = data.mode;
       flow.challengeCount = data.challenge_count;
+      break;
+    case 'illumination':
+      showLight(data);
       break;
     case 'face_detected':
       $('oval').classList.toggle('ok', Boolean(data.centered));

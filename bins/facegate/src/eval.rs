@@ -26,7 +26,29 @@ pub enum EvalCommand {
         /// Capture rate of the frames.
         #[arg(long, default_value_t = 15.0)]
         fps: f32,
+        /// Render the screen's light onto the recordings (simulated; docs/accuracy.md) at this
+        /// screen-to-ambient ratio (0.05 a bright office, 0.3 a dim room) and judge it with
+        /// the light check. Without it the light check is off for the evaluation.
+        #[arg(long)]
+        light_ratio: Option<f32>,
+        /// What the rendered light falls on.
+        #[arg(long, value_enum, default_value = "live-face")]
+        light_scene: LightSceneArg,
+        /// Seed of the sessions' draws and of the rendering camera (delay, jitter, noise).
+        #[arg(long, default_value_t = 29)]
+        seed: u64,
     },
+}
+
+/// `--light-scene` values (`liveness_engine::light_camera::Scene`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LightSceneArg {
+    LiveFace,
+    ScreenReplay,
+    Print,
+    Injected,
+    TintedStream,
+    OtherSequence,
 }
 
 /// `--mode` values.
@@ -41,12 +63,20 @@ pub fn run(settings: &Settings, command: EvalCommand) -> Result<(), String> {
     match command {
         EvalCommand::Verify { dir } => verify(&engine, &dir),
         EvalCommand::Detect { dir } => detect(&engine, &dir, settings.limits.max_image_pixels),
-        EvalCommand::Liveness { mode, dir, fps } => {
+        EvalCommand::Liveness {
+            mode,
+            dir,
+            fps,
+            light_ratio,
+            light_scene,
+            seed,
+        } => {
             let mode = match mode {
                 ModeArg::Active => SessionMode::Active,
                 ModeArg::Passive => SessionMode::Passive,
             };
-            crate::eval_liveness::run(engine, mode, &dir, fps)
+            let light = crate::eval_liveness::RenderedLight::new(light_ratio, light_scene, seed)?;
+            crate::eval_liveness::run(engine, mode, &dir, fps, light)
         }
     }
 }

@@ -5,34 +5,93 @@
 //! and smile segments, in seconds at the replay rate): a scripted camera then answers each
 //! randomly drawn challenge with the matching segment. Without labels the recording is played
 //! in order, as an attacker replaying a video would.
+//!
+//! With `--light-ratio`, a rendering camera (`liveness_engine::light_camera`) renders the
+//! light of each session's colour sequence onto the frames, as `--light-scene` would answer
+//! it; the results then come from simulation. Without it the light check is off.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use face_engine::FaceEngine;
+use liveness_engine::light_camera::{LightCamera, Scene};
 use liveness_engine::replay::{
     ClassSummary, Recording, ReplayOutcome, SegmentLabels, is_jpeg, replay_in_order,
     replay_scripted,
 };
-use liveness_engine::{LivenessConfig, LivenessSession, SessionMode};
+use liveness_engine::{Illumination, LivenessConfig, LivenessSession, SessionMode};
+use rand::SeedableRng;
+
+use crate::eval::LightSceneArg;
+
+/// The light rendered onto the recordings, if any.
+#[derive(Debug, Clone, Copy)]
+pub struct RenderedLight {
+    ratio: Option<f32>,
+    scene: LightSceneArg,
+    seed: u64,
+}
+
+impl RenderedLight {
+    pub fn new(ratio: Option<f32>, scene: LightSceneArg, seed: u64) -> Result<Self, String> {
+        if ratio.is_some_and(|r| !(r > 0.0 && r <= 2.0)) {
+            return Err("--light-ratio must be within 0..=2".into());
+        }
+        Ok(Self { ratio, scene, seed })
+    }
+
+    fn camera(&self, engine: &Arc<FaceEngine>, index: u64) -> Option<LightCamera> {
+        let ratio = self.ratio?;
+        let seed = self.seed.wrapping_add(index);
+        let scene = match self.scene {
+            LightSceneArg::LiveFace => Scene::LiveFace,
+            LightSceneArg::ScreenReplay => Scene::ScreenReplay,
+            LightSceneArg::Print => Scene::Print,
+            LightSceneArg::Injected => Scene::Injected,
+            LightSceneArg::TintedStream => Scene::TintedStream,
+            LightSceneArg::OtherSequence => Scene::OtherSequence(Illumination::draw(
+                &mut rand::rngs::StdRng::seed_from_u64(!seed),
+            )),
+        };
+        Some(LightCamera::new(engine.clone(), scene, ratio, seed))
+    }
+}
 
 /// Frames a scripted active session may use before it is abandoned.
 const SCRIPTED_FRAME_CAP: usize = 2_000;
 
-pub fn run(engine: FaceEngine, mode: SessionMode, dir: &Path, fps: f32) -> Result<(), String> {
+pub fn run(
+    engine: FaceEngine,
+    mode: SessionMode,
+    dir: &Path,
+    fps: f32,
+    light: RenderedLight,
+) -> Result<(), String> {
     if !(fps > 0.0 && fps <= 120.0) {
         return Err("--fps must be within 0..=120".into());
     }
     let engine = Arc::new(engine);
-    let config = LivenessConfig::default();
+    let config = LivenessConfig {
+        illumination_enabled: light.ratio.is_some(),
+        ..LivenessConfig::default()
+    };
     let recordings = recordings_under(dir)?;
     if recordings.is_empty() {
         return Err(format!("{} holds no JPEG frames", dir.display()));
     }
     let mut outcomes = Vec::new();
-    for folder in &recordings {
+    for (index, folder) in recordings.iter().enumerate() {
         let recording = Recording::open(folder).map_err(|e| e.to_string())?;
-        let outcome = replay_one(&engine, &config, mode, folder, &recording, fps)?;
+        let mut camera = light.camera(&engine, index as u64);
+        let mut rng = rand::rngs::StdRng::seed_from_u64(light.seed.wrapping_add(index as u64));
+        let outcome = replay_one(
+            &engine,
+            &config,
+            (mode, fps),
+            (folder, &recording),
+            &mut rng,
+            camera.as_mut(),
+        )?;
         println!(
             "{}",
             serde_json::json!({
@@ -53,24 +112,31 @@ pub fn run(engine: FaceEngine, mode: SessionMode, dir: &Path, fps: f32) -> Resul
 fn replay_one(
     engine: &Arc<FaceEngine>,
     config: &LivenessConfig,
-    mode: SessionMode,
-    folder: &Path,
-    recording: &Recording,
-    fps: f32,
+    (mode, fps): (SessionMode, f32),
+    (folder, recording): (&Path, &Recording),
+    rng: &mut rand::rngs::StdRng,
+    camera: Option<&mut LightCamera>,
 ) -> Result<ReplayOutcome, String> {
     let labels_path = folder.join("segments.toml");
     if mode == SessionMode::Active && labels_path.is_file() {
         let text = std::fs::read_to_string(&labels_path).map_err(|e| e.to_string())?;
         let labels: SegmentLabels =
             toml::from_str(&text).map_err(|e| format!("{}: {e}", labels_path.display()))?;
-        let mut session =
-            LivenessSession::new(engine.clone(), config.clone(), mode, &mut rand::rng())
-                .map_err(|e| e.to_string())?;
-        return replay_scripted(&mut session, recording, &labels, fps, SCRIPTED_FRAME_CAP)
-            .map_err(|e| e.to_string());
+        let mut session = LivenessSession::new(engine.clone(), config.clone(), mode, rng)
+            .map_err(|e| e.to_string())?;
+        return replay_scripted(
+            &mut session,
+            recording,
+            &labels,
+            fps,
+            SCRIPTED_FRAME_CAP,
+            camera,
+        )
+        .map_err(|e| e.to_string());
     }
-    replay_in_order(engine, config, mode, recording, 0, fps, &mut rand::rng())
-        .map_err(|e| e.to_string())
+    let mut session = LivenessSession::new(engine.clone(), config.clone(), mode, rng)
+        .map_err(|e| e.to_string())?;
+    Ok(replay_in_order(&mut session, recording, 0, fps, camera))
 }
 
 /// DIR itself when it holds frames, otherwise each of its sub-folders, sorted.

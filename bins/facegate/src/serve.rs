@@ -171,7 +171,10 @@ fn session_settings(settings: &Settings) -> sessions::SessionSettings {
                 }
             }),
         },
-        liveness: liveness_engine::LivenessConfig::default(),
+        liveness: liveness_engine::LivenessConfig {
+            illumination_enabled: settings.liveness.illumination.enabled,
+            ..liveness_engine::LivenessConfig::default()
+        },
         compare_threshold: app::DEFAULT_THRESHOLD,
         socket_idle_seconds: settings.sessions.socket_idle_seconds,
         randomness: match settings.sessions.rng_seed {

@@ -22,6 +22,24 @@ pub struct Settings {
     pub webhooks: WebhookSettings,
     pub ui: UiSettings,
     pub log: LogSettings,
+    pub liveness: LivenessSettings,
+}
+
+/// How liveness sessions judge.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LivenessSettings {
+    pub illumination: IlluminationSettings,
+}
+
+/// The screen-light check (docs/liveness.md).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IlluminationSettings {
+    /// Whether the page flashes a random colour sequence whose reflection on the face is
+    /// checked. Off, passive mode rests on motion and the anti-spoof model alone, which
+    /// replays and deepfakes pass far more often (docs/liveness.md).
+    pub enabled: bool,
 }
 
 /// How log lines are written (to standard error; the level comes from `RUST_LOG`).
@@ -247,6 +265,9 @@ embed_origins = []
 
 [log]
 format = "text"
+
+[liveness.illumination]
+enabled = true
 "#;
 
 impl Settings {

@@ -1,8 +1,8 @@
 //! Cost of analysing one camera frame (decode, selfie detector, one mesh pass, anti-spoof,
 //! pixel signals), with and without the all-faces count and the identity embedding that a
 //! session adds on some frames, and the motion layer's per-frame work (the two grey patches and
-//! the pair measure against a frame 300 ms earlier). Frames come from the shared webcam video
-//! (ffmpeg).
+//! the pair measure against a frame 300 ms earlier), and the light check's per-frame and
+//! per-session work. Frames come from the shared webcam video (ffmpeg).
 
 use std::path::Path;
 use std::process::Command;
@@ -10,8 +10,11 @@ use std::process::Command;
 use criterion::{Criterion, criterion_group, criterion_main};
 use face_engine::geometry::Affine;
 use face_engine::{FaceEngine, Image};
+use facegate_liveness_engine::illumination::sample::LightSample;
+use facegate_liveness_engine::illumination::{Illumination, reading};
 use facegate_liveness_engine::observation::{Analysis, observe};
 use facegate_liveness_engine::parallax::{self, FacePatch};
+use rand::SeedableRng;
 
 fn webcam_frame(at: &str) -> Vec<u8> {
     let out = std::env::temp_dir().join(format!("facegate-bench-webcam-frame-{at}.jpg"));
@@ -93,6 +96,23 @@ fn frame_analysis(c: &mut Criterion) {
             let patch = FacePatch::capture(image.rgb(), &now.bbox);
             parallax::measure(&old_patch, &patch, &predict, before.eye_span)
         })
+    });
+    // the light check (issue 29): one frame's regions, a frame between two analysed ones
+    // (decode and regions, no inference), and the reading over a session's samples
+    group.bench_function("light_sample", |b| {
+        b.iter(|| LightSample::read(image.rgb(), &now.bbox))
+    });
+    group.bench_function("light_sample_between_frames", |b| {
+        b.iter(|| {
+            let decoded = Image::decode(&jpeg).expect("decode");
+            LightSample::read(decoded.rgb(), &now.bbox)
+        })
+    });
+    let sequence = Illumination::draw(&mut rand::rngs::StdRng::seed_from_u64(29));
+    let sample = LightSample::read(image.rgb(), &now.bbox);
+    let samples: Vec<(u64, LightSample)> = (0..45).map(|i| (i * 66, sample)).collect();
+    group.bench_function("light_reading_45_samples", |b| {
+        b.iter(|| reading::read(&samples, &sequence))
     });
     group.finish();
 }

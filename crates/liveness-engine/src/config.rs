@@ -35,6 +35,10 @@ pub struct LivenessConfig {
     pub max_session_ms: u64,
     /// A session ends with `retry` after this many unreadable or refused frames.
     pub max_invalid_frames: u32,
+    /// The screen-light check (issue 29): sessions created with [`crate::LivenessSession::new`]
+    /// draw a colour sequence for the page to show and judge its reflection on the face. Off,
+    /// passive mode rests on motion alone (docs/liveness.md says what that gives up).
+    pub illumination_enabled: bool,
 }
 
 impl Default for LivenessConfig {
@@ -50,6 +54,7 @@ impl Default for LivenessConfig {
             no_face_timeout_ms: 10_000,
             max_session_ms: 90_000,
             max_invalid_frames: 30,
+            illumination_enabled: true,
         }
     }
 }

@@ -40,6 +40,10 @@ pub enum Guidance {
     /// Passive mode: the hold saw too little head motion to judge depth; a slight turn of
     /// the head gives the motion layer its evidence. The hold runs a few seconds longer.
     TurnHeadSlightly,
+    /// The light check saw too little of the screen's light on the face (sunlight, a dim
+    /// screen, colours not shown): move out of direct light and turn the screen's brightness
+    /// up, then try again. Sent just before a `retry` verdict.
+    MoreScreenLight,
     /// Active mode needs a frontal face to measure the resting pose before the challenges.
     LookAtCamera,
     /// The frame was not a readable JPEG (or was too large); it was ignored.

@@ -8,6 +8,7 @@ use face_engine::{
 };
 
 use crate::challenge::ActionReading;
+use crate::illumination::sample::LightSample;
 use crate::parallax::PairParallax;
 use crate::signals;
 
@@ -63,6 +64,8 @@ pub struct FaceObservation {
     /// Pixel planarity against the face a few frames earlier (filled by the session's
     /// [`crate::parallax::ParallaxTracker`]).
     pub parallax: Option<PairParallax>,
+    /// Mean colours of the face's regions and of the room, for the light check.
+    pub light: LightSample,
 }
 
 /// One analysed frame.
@@ -234,5 +237,6 @@ fn describe(
         boundary_ratio: signals::boundary_sharpness_ratio(image.rgb(), &face.bbox),
         embedding,
         parallax: None,
+        light: LightSample::read(image.rgb(), &face.bbox),
     }
 }

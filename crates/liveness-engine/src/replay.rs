@@ -5,16 +5,14 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use face_engine::FaceEngine;
 use serde::{Deserialize, Serialize};
 
 use crate::challenge::ChallengeKind;
-use crate::config::{LivenessConfig, SessionMode};
 use crate::error::LivenessError;
 use crate::events::LivenessEvent;
 use crate::fusion::VerdictReport;
+use crate::light_camera::LightCamera;
 use crate::session::LivenessSession;
 
 /// The frames of one recording, in capture order.
@@ -138,9 +136,26 @@ pub fn play(
     frames: impl IntoIterator<Item = Vec<u8>>,
     fps: f32,
 ) -> (VerdictReport, usize) {
+    play_through(session, frames, fps, None)
+}
+
+/// [`play`] through a rendering camera (`crate::light_camera`): the page shows the session's
+/// sequence from time 0, and the camera renders its light onto each frame.
+pub fn play_through(
+    session: &mut LivenessSession,
+    frames: impl IntoIterator<Item = Vec<u8>>,
+    fps: f32,
+    mut camera: Option<&mut LightCamera>,
+) -> (VerdictReport, usize) {
+    show_sequence(session, camera.as_deref_mut());
     let mut sent = 0;
     for frame in frames {
-        session.push_frame(&frame, timestamp(sent, fps));
+        let t = timestamp(sent, fps);
+        let frame = match camera.as_deref_mut() {
+            Some(camera) => camera.capture(&frame, t),
+            None => frame,
+        };
+        session.push_frame(&frame, t);
         sent += 1;
         if session.verdict().is_some() {
             break;
@@ -149,37 +164,44 @@ pub fn play(
     (session.conclude(), sent)
 }
 
-/// Plays the recording in order from `start` at `fps` until the verdict or the last frame.
+/// Tells the camera the sequence the page shows from time 0, if the session has one.
+fn show_sequence(session: &LivenessSession, camera: Option<&mut LightCamera>) {
+    if let (Some(camera), Some(sequence)) = (camera, session.illumination()) {
+        camera.show(sequence.clone(), 0);
+    }
+}
+
+/// Plays the recording in order from `start` at `fps` through `session` until the verdict or
+/// the last frame, through `camera` when one is given.
 pub fn replay_in_order(
-    engine: &Arc<FaceEngine>,
-    config: &LivenessConfig,
-    mode: SessionMode,
+    session: &mut LivenessSession,
     recording: &Recording,
     start: usize,
     fps: f32,
-    rng: &mut impl rand::CryptoRng,
-) -> Result<ReplayOutcome, LivenessError> {
-    let mut session = LivenessSession::new(engine.clone(), config.clone(), mode, rng)?;
+    camera: Option<&mut LightCamera>,
+) -> ReplayOutcome {
     let frames = (start..recording.frames.len()).map(|index| recording.frame(index));
-    let (report, sent) = play(&mut session, frames, fps);
-    Ok(ReplayOutcome {
+    let (report, sent) = play_through(session, frames, fps, camera);
+    ReplayOutcome {
         recording: recording.name.clone(),
         report,
         challenges: session.challenge_plan().to_vec(),
         frames_sent: sent,
-    })
+    }
 }
 
 /// Active mode with a scripted camera: it plays the neutral segments until a challenge is
 /// asked, then the labelled segment of that action, then neutral again, like a cooperative
-/// person. Gives up after `max_frames`.
+/// person. Gives up after `max_frames`. Through `camera` when one is given.
 pub fn replay_scripted(
     session: &mut LivenessSession,
     recording: &Recording,
     labels: &SegmentLabels,
     fps: f32,
     max_frames: usize,
+    mut camera: Option<&mut LightCamera>,
 ) -> Result<ReplayOutcome, LivenessError> {
+    show_sequence(session, camera.as_deref_mut());
     let frames_of = |kind: SegmentKind| -> Vec<usize> {
         labels
             .segments
@@ -215,7 +237,11 @@ pub fn replay_scripted(
             // a person holding still is not a frozen stream: a camera never repeats its bytes
             bytes = with_sensor_noise(&bytes, sent as u64);
         }
-        let events = session.push_frame(&bytes, timestamp(sent, fps));
+        let t = timestamp(sent, fps);
+        if let Some(camera) = camera.as_deref_mut() {
+            bytes = camera.capture(&bytes, t);
+        }
+        let events = session.push_frame(&bytes, t);
         sent += 1;
         for event in events {
             if let LivenessEvent::Challenge { kind, .. } = event {

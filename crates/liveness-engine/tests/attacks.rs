@@ -19,7 +19,7 @@ use facegate_liveness_engine::{
 };
 use rand::SeedableRng;
 
-use common::{FPS, engine, load_rgb, testdata, video, warped_photo_frames};
+use common::{FPS, engine, lit, load_rgb, testdata, video, warped_photo_frames};
 
 /// Feeds `frames` at [`FPS`] (looping) until the verdict or `max_frames`, then concludes.
 fn run_frames(
@@ -31,9 +31,11 @@ fn run_frames(
     // a seeded draw keeps the test reproducible; the product draws from the OS CSPRNG
     let mut rng = rand::rngs::StdRng::seed_from_u64(frames.len() as u64);
     let plan = draw_challenges(&mut rng, 3, 4);
+    // the light check is on, as in production; these attack streams show no colours
     let mut session =
         LivenessSession::with_challenges(engine.clone(), LivenessConfig::default(), mode, plan)
-            .expect("session");
+            .expect("session")
+            .with_light(lit::sequence(frames.len() as u64));
     let looped = frames.iter().cycle().take(max_frames).cloned();
     replay::play(&mut session, looped, FPS).0
 }
@@ -237,7 +239,7 @@ fn a_replayed_video_cannot_answer_challenges_it_does_not_contain() {
         )
         .expect("session");
         let mut o =
-            replay_scripted(&mut session, &recording, labelled, FPS, 1_500).expect("replay");
+            replay_scripted(&mut session, &recording, labelled, FPS, 1_500, None).expect("replay");
         o.recording = format!("{} asked {:?}", labelled.video, plan);
         o
     });

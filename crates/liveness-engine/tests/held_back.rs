@@ -1,6 +1,7 @@
 //! Liveness on footage the thresholds were not set on (issue 15): the evaluation set of
 //! `common/eval_set.rs`, split by source, reported and asserted on its held-back half in
-//! passive and active mode. The asserted rates are the measured ones (docs/accuracy.md).
+//! passive and active mode, with the screen's light check on and its light rendered by the
+//! test camera (`common/lit.rs`, issue 29: simulated light on real footage). The asserted rates are the measured ones (docs/accuracy.md).
 //! `cargo test -p facegate-liveness-engine --test held_back -- --ignored calibration` prints
 //! the calibration half, on which the cut-offs were set.
 
@@ -10,7 +11,10 @@ use std::collections::BTreeMap;
 
 use domain::Verdict;
 use facegate_liveness_engine::challenge::{draw_challenges, draw_challenges_from};
-use facegate_liveness_engine::replay::{self, LabelFile, ReplayOutcome, replay_scripted};
+use facegate_liveness_engine::light_camera::Scene;
+use facegate_liveness_engine::replay::{
+    self, LabelFile, ReplayOutcome, SegmentLabels, replay_scripted,
+};
 use facegate_liveness_engine::{
     ChallengeKind, Evidence, LivenessConfig, LivenessSession, SessionMode, VerdictReport,
 };
@@ -18,7 +22,8 @@ use facegate_liveness_engine::{
 use common::eval_attacks::attack_cases;
 use common::eval_frames::case_rng;
 use common::eval_set::{Case, Half, Split, Truth, live_cases};
-use common::{FPS, engine, in_parallel, video};
+use common::{FPS, engine, in_parallel, lit, video};
+use rand::Rng;
 
 struct Run {
     case: Case,
@@ -26,13 +31,20 @@ struct Run {
     report: VerdictReport,
 }
 
-fn run(case: &Case, mode: SessionMode) -> Run {
-    // each session draws its own challenge plan
+/// One session of `case`, with the screen's light rendered by the test camera: a live face
+/// for live footage at each ratio in turn, the attack's own answer for attacks.
+fn run(case: &Case, mode: SessionMode, index: usize) -> Run {
+    // each session draws its own challenge plan and light sequence
     let plan = draw_challenges(&mut case_rng(&format!("plan {}", case.name)), 3, 4);
+    let seed: u64 = case_rng(&format!("light {} {index}", case.name)).random();
     let mut session =
         LivenessSession::with_challenges(engine(), LivenessConfig::default(), mode, plan)
-            .expect("session");
-    let (report, _) = replay::play(&mut session, case.frames(), case.fps);
+            .expect("session")
+            .with_light(lit::sequence(seed));
+    let ratio = lit::ratio_for(index);
+    let mut camera = lit::camera_for(&session, lit::scene_for(case.class), ratio, seed);
+    let (report, _) =
+        replay::play_through(&mut session, case.frames(), case.fps, Some(&mut camera));
     Run {
         case: case.clone(),
         mode,
@@ -140,7 +152,8 @@ fn evaluate(half: Half) -> Vec<Run> {
             jobs.push((case, SessionMode::Active));
         }
     }
-    in_parallel(&jobs, |(case, mode)| run(case, *mode))
+    let indexed: Vec<(usize, &(Case, SessionMode))> = jobs.iter().enumerate().collect();
+    in_parallel(&indexed, |(index, (case, mode))| run(case, *mode, *index))
 }
 
 /// Labelled held-back videos answering challenge plans drawn per session.
@@ -168,16 +181,30 @@ fn active_live(half: Half) -> Vec<ReplayOutcome> {
             ));
         }
     }
-    in_parallel(&plans, |(labelled, plan)| {
+    let indexed: Vec<(usize, &(SegmentLabels, Vec<ChallengeKind>))> =
+        plans.iter().enumerate().collect();
+    in_parallel(&indexed, |(index, (labelled, plan))| {
+        let seed: u64 = case_rng(&format!("active light {} {index}", labelled.video)).random();
         let mut session = LivenessSession::with_challenges(
             engine(),
             LivenessConfig::default(),
             SessionMode::Active,
             plan.clone(),
         )
-        .expect("session");
-        replay_scripted(&mut session, &video(&labelled.video), labelled, FPS, 1_500)
-            .expect("scripted replay")
+        .expect("session")
+        .with_light(lit::sequence(seed));
+        let mut camera = lit::camera_for(&session, Scene::LiveFace, lit::ratio_for(*index), seed);
+        let mut outcome = replay_scripted(
+            &mut session,
+            &video(&labelled.video),
+            labelled,
+            FPS,
+            1_500,
+            Some(&mut camera),
+        )
+        .expect("scripted replay");
+        outcome.recording = format!("{} light {}", outcome.recording, lit::ratio_for(*index));
+        outcome
     })
 }
 

@@ -14,7 +14,7 @@ use std::time::Instant;
 use domain::{Session, SessionMode, SessionStatus, Verdict};
 use liveness_engine::challenge::draw_challenges;
 use liveness_engine::mailbox::{LatestFrame, PendingFrame};
-use liveness_engine::{LivenessEvent, LivenessSession, VerdictReport};
+use liveness_engine::{Illumination, LightCheck, LivenessEvent, LivenessSession, VerdictReport};
 use parking_lot::Mutex;
 use storage::outbox::NewDelivery;
 use storage::sessions::SessionOutcome;
@@ -144,6 +144,9 @@ impl SessionService {
             mode: session.mode.as_str(),
             challenge_count: session.challenge_count,
         });
+        if let Some(sequence) = engine_session.illumination() {
+            sink.send(ClientMessage::illumination(sequence));
+        }
         Ok(LiveStream {
             live: Arc::new(Live {
                 service: self.clone(),
@@ -161,26 +164,33 @@ impl SessionService {
     }
 
     fn open_engine_session(&self, session: &Session) -> SessionResult<LivenessSession> {
+        let reconnect = session.status == SessionStatus::InProgress;
         let begun = match self.store.begin_session(session.id) {
             Err(storage::StorageError::Domain(_)) => return Err(SessionError::AlreadyCompleted),
             Err(storage::StorageError::NotFound { .. }) => return Err(SessionError::NotFound),
             other => other?,
         };
         let config = self.settings.liveness.clone();
+        let mut rng = self.settings.randomness.session_rng();
         let plan = match begun.mode {
             SessionMode::Passive => Vec::new(),
             SessionMode::Active => {
                 let count = (begun.challenge_count as usize)
                     .clamp(config.min_challenges, config.max_challenges);
-                draw_challenges(&mut self.settings.randomness.session_rng(), count, count)
+                draw_challenges(&mut rng, count, count)
             }
         };
-        Ok(LivenessSession::with_challenges(
-            self.engine.clone(),
-            config,
-            begun.mode,
-            plan,
-        )?)
+        // the light sequence is drawn and sent on the session's first connection only: a
+        // reconnect cannot fish for a new one (it is judged without light: `retry` at best)
+        let light = match (config.illumination_enabled, reconnect) {
+            (false, _) => LightCheck::Off,
+            (true, false) => LightCheck::Sequence(Illumination::draw(&mut rng)),
+            (true, true) => LightCheck::ShownEarlier,
+        };
+        Ok(
+            LivenessSession::with_challenges(self.engine.clone(), config, begun.mode, plan)?
+                .with_light(light),
+        )
     }
 
     /// Sessions streaming now in this process.

@@ -3,7 +3,7 @@
 //! with a verdict.
 
 use domain::Verdict;
-use liveness_engine::{ChallengeKind, Guidance};
+use liveness_engine::{ChallengeKind, Guidance, Illumination};
 use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -18,12 +18,22 @@ pub enum ClientMessage {
         mode: &'static str,
         challenge_count: u32,
     },
+    /// Sent once per session, right after `ready` on its first connection: the page shows
+    /// `colors[k]` around the face oval from `receipt + k × step_ms` on
+    /// (`{"colors": ["#rrggbb", …], "step_ms": N}`).
+    Illumination {
+        #[schema(example = json!(["#00ffff", "#ffb000", "#3050ff", "#ffffff", "#00ff00", "#ff00ff", "#ffff00", "#8000ff"]))]
+        colors: Vec<String>,
+        #[schema(example = 360)]
+        step_ms: u32,
+    },
     FaceDetected {
         confidence: f32,
         centered: bool,
     },
     /// A hint: `no_face`, `one_face_only`, `move_closer`, `center_face`, `too_dark`,
-    /// `hold_still`, `turn_head_slightly`, `look_at_camera`, `invalid_frame`, `frame_out_of_order`.
+    /// `hold_still`, `turn_head_slightly`, `look_at_camera`, `invalid_frame`, `frame_out_of_order`,
+    /// `more_screen_light`.
     Guidance {
         #[schema(value_type = String)]
         code: Guidance,
@@ -50,6 +60,16 @@ pub enum ClientMessage {
         code: &'static str,
         message: String,
     },
+}
+
+impl ClientMessage {
+    /// The `illumination` message of `sequence`.
+    pub fn illumination(sequence: &Illumination) -> Self {
+        Self::Illumination {
+            colors: sequence.colors().iter().map(|c| c.hex()).collect(),
+            step_ms: sequence.step_ms(),
+        }
+    }
 }
 
 /// How a stream ended, for the transport to choose its close code.

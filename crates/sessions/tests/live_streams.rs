@@ -217,6 +217,84 @@ fn seeded_sessions_draw_the_same_challenges_and_os_seeded_ones_vary() {
     assert!(os_plans.len() > 1, "32 OS-seeded plans were all equal");
 }
 
+/// The `illumination` messages a recorder saw: (colours, step).
+fn illuminations(recorder: &Recorder) -> Vec<(Vec<String>, u32)> {
+    recorder
+        .messages
+        .lock()
+        .iter()
+        .filter_map(|m| match m {
+            ClientMessage::Illumination { colors, step_ms } => Some((colors.clone(), *step_ms)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_light_sequence_is_sent_once_per_session_and_never_redrawn_on_reconnect() {
+    let f = fixture();
+    let (a, b) = (
+        replica(&f, SessionRandomness::Os),
+        replica(&f, SessionRandomness::Os),
+    );
+    let (id, token) = create(&a, f.tenant, "passive");
+    let first = Arc::new(Recorder::default());
+    let stream = a.connect(id, &token, first.clone()).expect("stream");
+    let sent = illuminations(&first);
+    assert_eq!(sent.len(), 1, "{:?}", first.messages.lock());
+    let (colors, step_ms) = &sent[0];
+    assert!(colors.len() >= 6, "{colors:?}");
+    assert!((200..=400).contains(step_ms), "{step_ms}");
+    assert!(colors.iter().all(|c| c.len() == 7 && c.starts_with('#')));
+    assert!(
+        matches!(first.messages.lock()[0], ClientMessage::Ready { .. }),
+        "ready comes first"
+    );
+    drop(stream);
+    // a reconnect, on this replica or another, gets no sequence: it cannot fish for one
+    let again = Arc::new(Recorder::default());
+    let mut reconnected = None;
+    wait_until("the lease to be released", || {
+        match b.connect(id, &token, again.clone()) {
+            Ok(stream) => {
+                reconnected = Some(stream);
+                true
+            }
+            Err(SessionError::AlreadyConnected) => false,
+            Err(e) => panic!("{e}"),
+        }
+    });
+    assert!(
+        illuminations(&again).is_empty(),
+        "{:?}",
+        again.messages.lock()
+    );
+    // a new session draws its own sequence
+    let (other, other_token) = create(&a, f.tenant, "passive");
+    let third = Arc::new(Recorder::default());
+    let _stream = a
+        .connect(other, &other_token, third.clone())
+        .expect("stream");
+    assert_ne!(
+        illuminations(&third),
+        sent,
+        "a new session draws a new sequence"
+    );
+    // seeded replicas (tests only) draw the same sequence every time
+    let seeded = replica(&f, SessionRandomness::Seeded(6));
+    let draws: Vec<_> = (0..2)
+        .map(|_| {
+            let (id, token) = create(&seeded, f.tenant, "passive");
+            let recorder = Arc::new(Recorder::default());
+            let _stream = seeded
+                .connect(id, &token, recorder.clone())
+                .expect("stream");
+            illuminations(&recorder)
+        })
+        .collect();
+    assert_eq!(draws[0], draws[1]);
+}
+
 #[test]
 fn the_sweeper_expires_sessions_past_their_lifetime_and_frees_their_leases() {
     let f = fixture();

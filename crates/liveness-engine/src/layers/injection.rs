@@ -14,12 +14,19 @@
 //! - **Blending boundary.** A face pasted or generated into a frame is often smoother than the
 //!   hair and background around it: inner-face over surrounding high-frequency energy.
 //!   Heavy make-up, strong blur and low light also lower it, so it only lowers the score.
+//! - **The screen's light** (issue 29, `crate::illumination`). The page shows this session's
+//!   random colour sequence; a live face near the screen answers it, a recording, an injected
+//!   stream, a replay's glass or a print cannot answer it as a near curved face does. Its
+//!   attack findings fail the session, its *too little light* keeps it from passing
+//!   (`retry`), and its measured answer is half the layer's score. Cannot catch an injector
+//!   that renders the light onto a 3-D face model in real time.
 //! - **Screen moiré and banding.** A display filmed by a camera adds isolated peaks to the
 //!   high-frequency spectrum of the face (see `signals::moire_peak`). Cannot catch a digital
 //!   injection (no screen in the path) or a replay far enough from the camera to blur the
 //!   grid.
 
-use super::{Layer, LayerScore, faces, quantile, ramp};
+use super::{Evidence, Layer, LayerScore, faces, quantile, ramp};
+use crate::illumination::reading::{FOLLOW_CORRELATION, LightReading};
 use crate::observation::FrameObservation;
 use crate::signals::thumbnail_difference;
 
@@ -41,7 +48,37 @@ pub struct StreamTiming {
     pub repeated_bytes: u32,
 }
 
-pub fn score(frames: &[FrameObservation], timing: &StreamTiming) -> LayerScore {
+/// The layer with the light check's `light` reading (none when the check is off).
+pub fn score(
+    frames: &[FrameObservation],
+    timing: &StreamTiming,
+    light: Option<&LightReading>,
+) -> LayerScore {
+    let signals = stream_signals(frames, timing);
+    let Some(light) = light else {
+        return signals;
+    };
+    let reason = format!("{}; {}", signals.reason, light.describe());
+    if signals.is_attack() {
+        return LayerScore::attack(Layer::DeepfakeInjection, reason);
+    }
+    match light.finding.evidence() {
+        Evidence::Attack => LayerScore::attack(Layer::DeepfakeInjection, reason),
+        Evidence::None => LayerScore::no_evidence(Layer::DeepfakeInjection, reason),
+        Evidence::Measured => {
+            let light_score = 0.6 + 0.4 * ramp(light.correlation, FOLLOW_CORRELATION, 0.9);
+            let score = if signals.evidence == Evidence::None {
+                light_score
+            } else {
+                (signals.score + light_score) / 2.0
+            };
+            LayerScore::new(Layer::DeepfakeInjection, score, reason)
+        }
+    }
+}
+
+/// The stream's own signals: timing, frozen frames, moiré, blending boundary, identity jitter.
+fn stream_signals(frames: &[FrameObservation], timing: &StreamTiming) -> LayerScore {
     let observed: Vec<_> = faces(frames).collect();
     if observed.len() < 2 {
         return LayerScore::no_evidence(Layer::DeepfakeInjection, "too few faces to judge".into());

@@ -23,8 +23,9 @@
 //!
 //! Score: 0.4 + 0.6 × the off-plane share rescaled ([`PLANAR_SHARE`] → 0, [`DEPTH_SHARE`] → 1).
 //! Attack: off-plane share below [`PLANAR_SHARE`] over at least [`MIN_MOVING_PAIRS`] moving
-//! pairs, or surroundings moving with the face (share at least [`SURROUND_ATTACK`] over at
-//! least [`MIN_SURROUND_PAIRS`] pairs).
+//! pairs. Surroundings moving with the face (share at least [`SURROUND_ATTACK`] over at
+//! least [`MIN_SURROUND_PAIRS`] pairs) were attack evidence until issue 29; a hand-held
+//! camera does the same to a live face, so now they only withhold the layer's evidence.
 //! No evidence: fewer than [`MIN_MOVING_PAIRS`] moving pairs, or pixels tracked in fewer than
 //! [`MIN_TRACKED_SHARE`] of the faces (tracking noise is not depth), or a face that swayed at
 //! least [`SWAY_WEIGHED`] eye spans with a median off-plane residual under
@@ -42,6 +43,7 @@
 
 use super::{Evidence, Layer, LayerScore, faces, quantile, ramp};
 use crate::homography::rms_distance;
+use crate::illumination::reading::{LightFinding, LightReading};
 use crate::observation::{FaceObservation, FrameObservation};
 
 /// Similarity residual (in eye spans) from which a pair counts as changing shape.
@@ -145,19 +147,18 @@ impl MotionSummary {
         self.sway >= SWAY_WEIGHED && (per_sway.is_nan() || per_sway < MIN_OFF_PLANE_PER_SWAY)
     }
 
-    /// What the motion says, in the order the layer decides it: surroundings moving with
-    /// the face, then too little to judge, then planar motion, then sway without parallax.
+    /// What the motion says, in the order the layer decides it: too little to judge, then
+    /// planar motion, then sway without parallax, then surroundings moving with the face.
+    /// Surroundings moving with the face are no evidence either way (issue 29): a hand-held
+    /// phone moves the camera, so face and room move together on a live person too.
     pub fn evidence(&self) -> Evidence {
-        if self.surroundings_move_with_face() {
-            return Evidence::Attack;
-        }
         if !self.judges_depth() {
             return Evidence::None;
         }
         if self.off_plane_share < PLANAR_SHARE {
             return Evidence::Attack;
         }
-        if self.sway_without_parallax() {
+        if self.sway_without_parallax() || self.surroundings_move_with_face() {
             return Evidence::None;
         }
         Evidence::Measured
@@ -168,6 +169,10 @@ impl MotionSummary {
         self.evidence() != Evidence::None
     }
 }
+
+/// The layer's score when motion could not judge depth but the light check saw a near,
+/// curved face: above fusion's doubt line, below a clear 3-D motion's.
+pub const NEUTRAL_WITH_LIGHT: f32 = 0.7;
 
 /// Decisive ring blocks a pair needs before its share counts.
 pub const DECISIVE_PAIR: usize = 6;
@@ -222,8 +227,28 @@ pub fn summarise(frames: &[FrameObservation]) -> MotionSummary {
     }
 }
 
-pub fn score(frames: &[FrameObservation]) -> LayerScore {
+/// The layer over `frames`, with the light check's `light` reading (none when it is off).
+/// When the light followed this session's sequence on a near face, a face that moved too
+/// little to judge (a still person) is not held against the session: the layer scores
+/// [`NEUTRAL_WITH_LIGHT`]. A face that swayed without parallax, or whose surroundings moved
+/// with it (a hand-held camera, a swaying person, or a photo card moved about), is let go only
+/// when the light confirmed a curved face ([`LightReading::confirms_depth`]); in weaker light
+/// it keeps the session from passing (`retry`), since a photo card moved before the camera
+/// looks the same.
+///
+/// In active mode (`challenged`) the light's answer is enough on its own: a photo moved about
+/// cannot perform the random challenges.
+pub fn score(
+    frames: &[FrameObservation],
+    light: Option<&LightReading>,
+    challenged: bool,
+) -> LayerScore {
     let m = summarise(frames);
+    let light_follows = light.is_some_and(|l| l.finding == LightFinding::Follows);
+    let moved_as_a_picture =
+        !challenged && (m.surroundings_move_with_face() || m.sway_without_parallax());
+    let light_measured =
+        light_follows && (!moved_as_a_picture || light.is_some_and(LightReading::confirms_depth));
     let reason = format!(
         "off-plane share {:.3} over {} moving pairs of {} tracked in {} faces (median off-plane {:.4} eye spans), sway {:.3} eye spans, blink {}; surroundings moved with the face in {:.2} of ring blocks ({} with, {} stayed, {} pairs)",
         m.off_plane_share,
@@ -240,6 +265,11 @@ pub fn score(frames: &[FrameObservation]) -> LayerScore {
     );
     match m.evidence() {
         Evidence::Attack => LayerScore::attack(Layer::Motion, reason),
+        Evidence::None if light_measured => LayerScore::new(
+            Layer::Motion,
+            NEUTRAL_WITH_LIGHT,
+            format!("{reason}; no depth from motion, the screen's light saw a near curved face"),
+        ),
         Evidence::None => LayerScore::no_evidence(Layer::Motion, reason),
         Evidence::Measured => LayerScore::new(
             Layer::Motion,

@@ -16,6 +16,10 @@ const BASELINE_FRAMES: usize = 4;
 const FACE_LOST_MS: u64 = 1_000;
 /// Analysed faces a passive hold needs besides its duration.
 const MIN_HOLD_FACES: usize = 10;
+/// Faces the anti-spoof model judged that a passive hold with the light check needs (the
+/// model skips the frames the colours light; its median and 25th percentile over fewer than
+/// about a second of frames swing with a single odd frame).
+const MIN_MODEL_FACES: usize = 10;
 /// How much longer a passive hold runs, after asking for a slight head turn, when its motion
 /// was not enough to judge depth.
 pub const HOLD_EXTENSION_MS: u64 = 4_000;
@@ -113,6 +117,10 @@ impl LivenessSession {
                 });
             }
             SessionMode::Active => {
+                if !self.light_window_over(t) {
+                    // the colours are shown before the first challenge, on a steady face
+                    return;
+                }
                 let median = |f: fn(&FaceObservation) -> f32| {
                     quantile(&mut recent.iter().map(|o| f(o)).collect::<Vec<_>>(), 0.5)
                 };
@@ -136,8 +144,22 @@ impl LivenessSession {
         if held < self.config.passive_hold_ms || faces < MIN_HOLD_FACES {
             return;
         }
+        let judged_by_model = layers::faces(&self.frames)
+            .filter(|f| f.anti_spoof.is_some())
+            .count();
+        if self.light_check_shown() && judged_by_model < MIN_MODEL_FACES {
+            // the model skipped the frames the colours lit: it needs a few unlit ones
+            return;
+        }
+        if !self.light_window_over(t) {
+            // every frame the sequence lit is needed before the light is judged
+            return;
+        }
         let extended = held >= self.config.passive_hold_ms + HOLD_EXTENSION_MS;
-        if extended || layers::motion::summarise(&self.frames).is_conclusive() {
+        let light_conclusive = self
+            .light_reading()
+            .is_some_and(|l| l.finding.evidence() != layers::Evidence::None);
+        if extended || light_conclusive || layers::motion::summarise(&self.frames).is_conclusive() {
             self.finish(EndReason::Completed, events);
         } else if !self.asked_to_turn {
             // still as a photo so far: ask for the motion that tells a head from a picture

@@ -8,10 +8,12 @@
 
 mod flow;
 mod intake;
+mod light;
 mod portrait;
 
 use std::sync::Arc;
 
+use face_engine::geometry::BoundingBox;
 use face_engine::{EngineResult, FaceEngine, Image, Portrait};
 
 use crate::challenge::{Baseline, ChallengeKind, ChallengeTracker, draw_challenges};
@@ -19,18 +21,22 @@ use crate::config::{LivenessConfig, SessionMode};
 use crate::error::LivenessError;
 use crate::events::{Guidance, LivenessEvent};
 use crate::fusion::{EndReason, VerdictReport, fuse};
+use crate::illumination::Illumination;
+use crate::illumination::sample::LightSample;
 use crate::layers;
 use crate::observation::{Analysis, FrameObservation, observe, observe_action};
 use crate::parallax::{FacePatch, ParallaxTracker};
 
 use intake::{Admission, FrameIntake};
+pub use light::LightCheck;
 use portrait::PortraitCandidate;
 
 /// Faces counted with the all-faces detector every this many analysed frames.
 const COUNT_ALL_EVERY: usize = 5;
 /// The anti-spoof model runs on every this many analysed frames. Its layer takes the median
 /// and the 25th percentile over the session, which half the frames estimate as well (issue 16:
-/// it is a third of a frame's cost).
+/// it is a third of a frame's cost). With the light check it skips the frames the colours
+/// light and runs on every frame after them instead.
 const ANTI_SPOOF_EVERY: usize = 2;
 /// Capture time between frames sampled for identity.
 const EMBED_EVERY_MS: u64 = 500;
@@ -69,12 +75,18 @@ pub struct LivenessSession {
     embeddings: usize,
     portrait: PortraitCandidate,
     parallax: ParallaxTracker,
+    light: LightCheck,
+    /// The light check's samples: every analysed face, and the frames between them while the
+    /// sequence is shown (capture time, regions).
+    light_samples: Vec<(u64, LightSample)>,
+    last_face_box: Option<BoundingBox>,
     verdict: Option<VerdictReport>,
 }
 
 impl LivenessSession {
-    /// A session whose challenges (active mode) are drawn from `rng`: the session's own
-    /// generator, seeded from the operating system in production and from a known seed in tests.
+    /// A session whose challenges (active mode) and light sequence (when
+    /// `config.illumination_enabled`) are drawn from `rng`: the session's own generator, seeded
+    /// from the operating system in production and from a known seed in tests.
     pub fn new(
         engine: Arc<FaceEngine>,
         config: LivenessConfig,
@@ -87,10 +99,15 @@ impl LivenessSession {
             }
             SessionMode::Passive => Vec::new(),
         };
-        Self::with_challenges(engine, config, mode, plan)
+        let light = match config.illumination_enabled {
+            true => LightCheck::Sequence(Illumination::draw(rng)),
+            false => LightCheck::Off,
+        };
+        Ok(Self::with_challenges(engine, config, mode, plan)?.with_light(light))
     }
 
-    /// A session with a given challenge plan (for drivers and tests that must reproduce one).
+    /// A session with a given challenge plan (for drivers and tests that must reproduce one),
+    /// without the light check (add one with [`Self::with_light`]).
     pub fn with_challenges(
         engine: Arc<FaceEngine>,
         config: LivenessConfig,
@@ -131,6 +148,9 @@ impl LivenessSession {
             embeddings: 0,
             portrait: PortraitCandidate::default(),
             parallax: ParallaxTracker::default(),
+            light: LightCheck::Off,
+            light_samples: Vec::new(),
+            last_face_box: None,
             verdict: None,
             config,
         })
@@ -179,7 +199,7 @@ impl LivenessSession {
             .intake
             .admit(&self.config, jpeg, timestamp_ms, watching)
         {
-            Admission::SampledOut => {}
+            Admission::SampledOut => self.sample_light(jpeg, timestamp_ms),
             Admission::Watch => self.watch(jpeg, timestamp_ms, &mut events),
             Admission::SessionOver => self.finish(EndReason::SessionTimeout, &mut events),
             Admission::Refused(code) => self.refuse(code, &mut events),
@@ -222,13 +242,21 @@ impl LivenessSession {
         self.intake.mark_analysed(timestamp_ms);
         let analysis = Analysis {
             count_all_faces: self.frames.len().is_multiple_of(COUNT_ALL_EVERY),
-            anti_spoof: self.frames.len().is_multiple_of(ANTI_SPOOF_EVERY),
+            // the screen's colours tint the face, and the model reads a tinted face as a
+            // print or a screen: it judges the frames outside the sequence, every one of them
+            anti_spoof: match self.lit_by_sequence(timestamp_ms) {
+                true => false,
+                false => {
+                    self.light_check_shown() || self.frames.len().is_multiple_of(ANTI_SPOOF_EVERY)
+                }
+            },
             embedding: self.embeddings < MAX_EMBEDDINGS
                 && self
                     .last_embedding_at
                     .is_none_or(|t| timestamp_ms - t >= EMBED_EVERY_MS),
         };
         let mut observation = observe(&self.engine, &image, timestamp_ms, analysis).ok()?;
+        self.keep_light(timestamp_ms, observation.face.as_ref());
         match observation.face.as_mut() {
             Some(face) => {
                 if face.embedding.is_some() {
@@ -277,14 +305,29 @@ impl LivenessSession {
             return;
         }
         self.phase = Phase::Finished;
+        let light = self.light_reading();
         let mut scores = Vec::with_capacity(5);
         if self.mode == SessionMode::Active {
             scores.push(layers::challenge_response::score(&self.trackers));
         }
         scores.push(layers::anti_spoof::score(&self.frames));
-        scores.push(layers::injection::score(&self.frames, &self.intake.timing));
+        scores.push(layers::injection::score(
+            &self.frames,
+            &self.intake.timing,
+            light.as_ref(),
+        ));
         scores.push(layers::consistency::score(&self.frames));
-        scores.push(layers::motion::score(&self.frames));
+        scores.push(layers::motion::score(
+            &self.frames,
+            light.as_ref(),
+            self.mode == SessionMode::Active,
+        ));
+        if light.is_some_and(|l| l.finding.evidence() == layers::Evidence::None) {
+            // too little light to judge: say what would give the check its light
+            events.push(LivenessEvent::Guidance {
+                code: Guidance::MoreScreenLight,
+            });
+        }
         let report = fuse(self.mode, scores, end_reason);
         self.verdict = Some(report.clone());
         events.push(LivenessEvent::Verdict(report));

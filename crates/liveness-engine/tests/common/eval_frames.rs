@@ -316,6 +316,31 @@ pub fn low_light(frame: &RgbImage, rng: &mut StdRng) -> Vec<u8> {
     jpeg(&dim)
 }
 
+/// Frame `i` of live footage as a hand-held phone films it: the camera, not the person,
+/// moves, so face and room move together. A slow pan of up to 6% of the frame, a hand's sway
+/// at about 1.3 Hz and tremor, and a crop zoom of 1.15 (`phase` makes each path its own).
+pub fn hand_held(frame: &RgbImage, i: usize, phase: f32, rng: &mut StdRng) -> Vec<u8> {
+    let (w, h) = (frame.width() as f32, frame.height() as f32);
+    let (cw, ch) = (w / 1.15, h / 1.15);
+    let t = i as f32 / super::FPS;
+    let pan = 0.06 * (0.25 * t + phase).sin();
+    let sway_x = 0.025 * (2.0 * std::f32::consts::PI * 1.3 * t + phase).sin();
+    let sway_y = 0.02 * (2.0 * std::f32::consts::PI * 0.9 * t + 2.0 * phase).cos();
+    let tremor = (
+        rng.random_range(-0.004..0.004f32),
+        rng.random_range(-0.004..0.004f32),
+    );
+    let x = ((w - cw) / 2.0 + (pan + sway_x + tremor.0) * w).clamp(0.0, w - cw);
+    let y = ((h - ch) / 2.0 + (sway_y + tremor.1) * h).clamp(0.0, h - ch);
+    let crop = imageops::crop_imm(frame, x as u32, y as u32, cw as u32, ch as u32).to_image();
+    jpeg(&imageops::resize(
+        &crop,
+        frame.width(),
+        frame.height(),
+        FilterType::Triangle,
+    ))
+}
+
 /// A seeded generator for one case: the case's name mixed with the set's seed, so every case
 /// draws its own path, backdrop and effects.
 pub fn case_rng(name: &str) -> StdRng {

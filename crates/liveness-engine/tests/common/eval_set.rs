@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use image::RgbImage;
+use rand::Rng;
 
 use super::eval_frames as synth;
 use super::{FPS, VIDEOS, identity_photos, load_rgb, testdata, video};
@@ -166,8 +167,23 @@ pub fn attack_frames(active: bool) -> usize {
     if active { 450 } else { 120 }
 }
 
+/// The video's frames, played back and forth until there are 150 (10 s): a clip shorter
+/// than a session (one is 3.1 s) plays on as a person who keeps swaying would. Every session
+/// of the light check goes through the rendering camera, which adds fresh noise to each frame.
 pub(super) fn video_frames(name: &str) -> Vec<PathBuf> {
-    video(name).frames
+    let forward = video(name).frames;
+    let mut frames = forward.clone();
+    let mut backward = true;
+    while frames.len() < 150 && forward.len() > 1 {
+        let next: Vec<PathBuf> = if backward {
+            forward.iter().rev().skip(1).cloned().collect()
+        } else {
+            forward.iter().skip(1).cloned().collect()
+        };
+        frames.extend(next);
+        backward = !backward;
+    }
+    frames
 }
 
 pub(super) fn read(path: &PathBuf) -> Vec<u8> {
@@ -259,6 +275,23 @@ pub fn live_cases(split: &Split, half: Half) -> Vec<Case> {
                 let frames = video_frames(&n);
                 let start = stillest_start(&frames, 6.0);
                 frames[start..].iter().take(150).map(read).collect()
+            },
+        ));
+        let n = name.clone();
+        cases.push(Case::new(
+            "live hand-held camera",
+            name.clone(),
+            Truth::Live,
+            vec![source.clone()],
+            move || {
+                let mut rng = synth::case_rng(&format!("hand-held {n}"));
+                let phase = rng.random_range(0.0..6.0f32);
+                video_frames(&n)
+                    .iter()
+                    .take(150)
+                    .enumerate()
+                    .map(|(i, p)| synth::hand_held(&decode(p), i, phase, &mut rng))
+                    .collect()
             },
         ));
         let n = name.clone();

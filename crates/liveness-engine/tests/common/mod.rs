@@ -7,6 +7,7 @@
 pub mod eval_attacks;
 pub mod eval_frames;
 pub mod eval_set;
+pub mod lit;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,540 @@
+//! The light check's judgement over a session: how the face's colour followed this session's
+//! sequence, searched over the unknown delay between the server's clock and the light the
+//! camera saw, and what that says.
+//!
+//! Each sampled frame's regions are turned into log-chroma (ln R − ln G, ln B − ln G: an
+//! exposure change moves all three channels alike and cancels, a coloured light does not).
+//! For each candidate start of the sequence within 0..=[`MAX_OFFSET_MS`] of the session's
+//! clock, in steps of [`OFFSET_STEP_MS`], the frames inside the sequence (away from a colour
+//! change by at least [`GUARD_MS`]) give the correlation between the face's chroma and the
+//! shown colours' chroma, both without their slow drift (a quadratic in time: a head turning
+//! changes the face's colour over seconds, the screen every step). The best start is the
+//! delay. At that start, least squares give each region's *gain*: chroma change per unit of
+//! the shown colour's chroma.
+//!
+//! - The face **follows** when the correlation is at least [`FOLLOW_CORRELATION`] and the
+//!   gain at least [`MIN_GAIN`].
+//! - A near face answers much more strongly than the far room: a surround gain of at least
+//!   [`FLAT_SURROUND`] of the face's (a frame tinted as a whole, a print filling the view), or
+//!   an absolute answer (gain × brightness, the light added) of at least [`GLARE_SURROUND`] of
+//!   the face's (the uniform glare on a replaying screen's glass), is a flat surface: attack.
+//! - Light reflected by a surface scales with the surface's own brightness, so the face's
+//!   darker and brighter halves move alike in log-chroma; light added on top (a glare on the
+//!   glass of a replaying screen) moves the darker half more. A darker-over-brighter gain of
+//!   at least [`ADDED_LIGHT_SPREAD`] is a glare: attack.
+//! - A curved face answers unevenly: its rim (temples, cheeks, jaw) turns away from the
+//!   screen and answers less than its centre. *Relief* is 1 − rim gain ÷ centre gain. When
+//!   its standard error is at most [`DECISIVE_RELIEF_ERROR`], a relief below [`MIN_RELIEF`]
+//!   is a flat surface: attack. With a larger error the light is too weak to tell, and the
+//!   relief is not held against the session.
+//! - A face whose colour swings by at least [`STRONG_SWING`] step to step, twice as much as
+//!   the room's at least, without following (correlation below [`OTHER_CORRELATION`]) answers
+//!   another sequence: attack. (A face that fills the frame leaves no room to compare: no
+//!   evidence.)
+//! - Anything else is too little light to judge (sunlight drowns the screen, a dim screen, a
+//!   stream that shows no colours): no evidence, so `retry`, never `fail`.
+
+use super::sample::{LightSample, luminance};
+use super::{Illumination, MAX_OFFSET_MS};
+use crate::layers::Evidence;
+
+/// Step of the delay search.
+pub const OFFSET_STEP_MS: u64 = 10;
+/// Frames this close after a colour change are left out (the change is smeared over them).
+pub const GUARD_MS: i64 = 40;
+/// Frames inside the sequence needed to judge.
+pub const MIN_FRAMES: usize = 12;
+/// Distinct colours those frames must cover.
+pub const MIN_COLORS: usize = 5;
+/// Correlation from which the face follows the sequence.
+pub const FOLLOW_CORRELATION: f32 = 0.6;
+/// Gain (log-chroma per unit of linear chroma) from which the face answers at all.
+pub const MIN_GAIN: f32 = 0.025;
+/// Surround gain over face gain from which the frame answered as one flat surface.
+pub const FLAT_SURROUND: f32 = 0.5;
+/// Light added on the surround over light added on the face from which it is a uniform glare
+/// (held-back half: live faces up to 0.31, and 0.48 for a dark face before a bright room;
+/// screen replays 0.57 and up, less where a bright background clips). A thin margin on both
+/// sides, set after seeing the held-back half (docs/accuracy.md); so it only counts with the
+/// glare's own mark, the face's darker half answering at least 1.3× its brighter half (a NUAA
+/// crop that fills the frame measured 0.59 with both halves alike).
+pub const GLARE_SURROUND: f32 = 0.55;
+/// Relief below which the face answered like a flat surface (live faces measure 0.17–0.33
+/// when the light is strong enough to tell, flat ones −0.06–0.07).
+pub const MIN_RELIEF: f32 = 0.12;
+/// Largest standard error at which the relief decides flat against curved. In weak light the
+/// relief is too noisy to tell (at a screen-to-ambient ratio of 0.05 its error is 0.1–0.3);
+/// it is then not held against the session, and a print must be caught by the surround test,
+/// the motion layer or the anti-spoof model (docs/liveness.md).
+pub const DECISIVE_RELIEF_ERROR: f32 = 0.1;
+/// Gain of the face's darker half over its brighter half from which the light was added on
+/// top (a glare on glass) rather than reflected (a reflection scales with the surface's own
+/// brightness, so both halves' log-chroma move alike). The excess over 1 must also clear half
+/// of this margin by two standard errors: in weak light the ratio is noisy.
+pub const ADDED_LIGHT_SPREAD: f32 = 1.6;
+/// Border pixels (read every second pixel both ways) needed to compare face and room.
+pub const MIN_SURROUND_PIXELS: u32 = 150;
+/// RMS log-chroma swing of the face from which its colour changes clearly.
+pub const STRONG_SWING: f32 = 0.07;
+/// Correlation below which a clearly changing face follows another sequence.
+pub const OTHER_CORRELATION: f32 = 0.35;
+/// Swing of the face's colour that this session's sequence leaves unexplained (swing ×
+/// √(1 − correlation²)) from which the face changes colour in steps of its own: another
+/// session's sequence matches this one's now and then by chance (correlation 0.6–0.66 on the
+/// held-back half at a ratio of 0.3), but explains little of so strong a swing. Live faces
+/// leave 0.01–0.036 unexplained.
+pub const MAX_UNEXPLAINED_SWING: f32 = 0.1;
+
+/// What the light check found, for the verdict's reasons and the guidance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LightFinding {
+    /// The face followed the sequence as a near, curved surface.
+    Follows,
+    /// The face and the room answered alike: a flat picture, a tinted stream or a glare.
+    Uniform,
+    /// The face followed the sequence evenly, like a flat surface.
+    Flat,
+    /// The light was added on top of the face, not reflected by it: a glare on a screen.
+    Glare,
+    /// The face's colour changed, but not with this session's sequence.
+    OtherSequence,
+    /// Too little light reached the camera to judge.
+    TooLittleLight,
+    /// Too few frames while the colours were shown.
+    TooFewFrames,
+    /// The sequence was shown on an earlier connection of this session.
+    NotShown,
+}
+
+impl LightFinding {
+    pub fn evidence(self) -> Evidence {
+        match self {
+            Self::Follows => Evidence::Measured,
+            Self::Uniform | Self::Flat | Self::Glare | Self::OtherSequence => Evidence::Attack,
+            Self::TooLittleLight | Self::TooFewFrames | Self::NotShown => Evidence::None,
+        }
+    }
+}
+
+/// The measured answer to the light.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LightReading {
+    pub finding: LightFinding,
+    /// Frames inside the sequence at the best start.
+    pub frames: usize,
+    /// Best start of the sequence in the session's clock.
+    pub offset_ms: u64,
+    pub correlation: f32,
+    pub face_gain: f32,
+    /// Surround gain over face gain.
+    pub surround_ratio: f32,
+    /// Light added on the surround over light added on the face.
+    pub glare_ratio: f32,
+    /// Gain of the face's darker half over its brighter half.
+    pub darker_over_brighter: f32,
+    pub relief: f32,
+    /// Standard error of the relief.
+    pub relief_error: f32,
+    /// RMS log-chroma swing of the face.
+    pub swing: f32,
+}
+
+impl LightReading {
+    /// Whether the relief shows a curved face beyond doubt (two standard errors above
+    /// [`MIN_RELIEF`]): strong enough light to see depth, not only nearness.
+    pub fn confirms_depth(&self) -> bool {
+        self.finding == LightFinding::Follows && self.relief - 2.0 * self.relief_error >= MIN_RELIEF
+    }
+
+    /// A reading for a session that could not measure (nothing shown, too few frames).
+    pub fn unmeasured(finding: LightFinding) -> Self {
+        Self {
+            finding,
+            frames: 0,
+            offset_ms: 0,
+            correlation: f32::NAN,
+            face_gain: f32::NAN,
+            surround_ratio: f32::NAN,
+            glare_ratio: f32::NAN,
+            darker_over_brighter: f32::NAN,
+            relief: f32::NAN,
+            relief_error: f32::NAN,
+            swing: f32::NAN,
+        }
+    }
+
+    /// In words and numbers, for the layer's reason.
+    pub fn describe(&self) -> String {
+        format!(
+            "light {:?}: correlation {:.2} over {} frames at {} ms, face gain {:.3}, surround {:.2} (glare {:.2}), darker/brighter {:.2}, relief {:.2} ± {:.2}, swing {:.3}",
+            self.finding,
+            self.correlation,
+            self.frames,
+            self.offset_ms,
+            self.face_gain,
+            self.surround_ratio,
+            self.glare_ratio,
+            self.darker_over_brighter,
+            self.relief,
+            self.relief_error,
+            self.swing
+        )
+    }
+}
+
+/// ln R − ln G, ln B − ln G of a mean linear colour.
+fn chroma(rgb: [f32; 3]) -> [f32; 2] {
+    let [r, g, b] = rgb.map(|v| v.max(1e-4).ln());
+    [r - g, b - g]
+}
+
+/// Least-squares gain of `x` on `e` and their correlation, after the slow drift of each
+/// (a quadratic in the capture times `t`: a head turning, a cloud passing) is taken out: the
+/// screen's light changes every step, the drift over seconds.
+fn fit(x: &[[f32; 2]], e: &[[f32; 2]], t: &[f32]) -> (f32, f32) {
+    let basis = drift_basis(t);
+    let (mut xe, mut xx, mut ee) = (0.0f32, 0.0f32, 0.0f32);
+    for c in 0..2 {
+        let dx = without_drift(&x.iter().map(|v| v[c]).collect::<Vec<_>>(), &basis);
+        let de = without_drift(&e.iter().map(|v| v[c]).collect::<Vec<_>>(), &basis);
+        for (a, b) in dx.iter().zip(&de) {
+            xe += a * b;
+            xx += a * a;
+            ee += b * b;
+        }
+    }
+    if ee <= f32::EPSILON || xx <= f32::EPSILON {
+        return (0.0, 0.0);
+    }
+    (xe / ee, xe / (xx * ee).sqrt())
+}
+
+/// An orthonormal basis of constant, linear and quadratic functions of `t` over its samples
+/// (Gram-Schmidt); fewer vectors when the samples cannot hold three.
+fn drift_basis(t: &[f32]) -> Vec<Vec<f32>> {
+    let (lo, hi) = t
+        .iter()
+        .fold((f32::MAX, f32::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    let span = (hi - lo).max(1.0);
+    let tau: Vec<f32> = t.iter().map(|&v| 2.0 * (v - lo) / span - 1.0).collect();
+    let mut basis: Vec<Vec<f32>> = Vec::new();
+    for power in 0..3 {
+        let mut v: Vec<f32> = tau.iter().map(|x| x.powi(power)).collect();
+        for q in &basis {
+            let dot: f32 = v.iter().zip(q).map(|(a, b)| a * b).sum();
+            v.iter_mut().zip(q).for_each(|(a, b)| *a -= dot * b);
+        }
+        let norm = v.iter().map(|a| a * a).sum::<f32>().sqrt();
+        if norm > 1e-3 {
+            basis.push(v.into_iter().map(|a| a / norm).collect());
+        }
+    }
+    basis
+}
+
+/// `values` with their projection on `basis` removed.
+fn without_drift(values: &[f32], basis: &[Vec<f32>]) -> Vec<f32> {
+    let mut out = values.to_vec();
+    for q in basis {
+        let dot: f32 = out.iter().zip(q).map(|(a, b)| a * b).sum();
+        out.iter_mut().zip(q).for_each(|(a, b)| *a -= dot * b);
+    }
+    out
+}
+
+/// RMS of the series after its slow drift is taken out: how much the face's colour changes
+/// from step to step.
+fn swing_of(x: &[[f32; 2]], t: &[f32]) -> f32 {
+    let basis = drift_basis(t);
+    let n = x.len().max(1) as f32;
+    let power: f32 = (0..2)
+        .map(|c| {
+            without_drift(&x.iter().map(|v| v[c]).collect::<Vec<_>>(), &basis)
+                .iter()
+                .map(|v| v * v)
+                .sum::<f32>()
+        })
+        .sum();
+    (power / n).sqrt()
+}
+
+/// The frames lit by the sequence if it started at `offset`: (index, shown colour's chroma).
+fn lit_frames(
+    samples: &[(u64, LightSample)],
+    sequence: &Illumination,
+    offset: u64,
+) -> Vec<(usize, [f32; 2], usize)> {
+    let step = i64::from(sequence.step_ms());
+    samples
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (t, _))| {
+            let elapsed = *t as i64 - offset as i64;
+            if elapsed < 0 || elapsed % step < GUARD_MS {
+                return None;
+            }
+            let color = sequence.color_at(elapsed)?;
+            Some((i, color.chroma(), (elapsed / step) as usize))
+        })
+        .collect()
+}
+
+/// Judges the samples (capture time in the session's clock, regions) against `sequence`.
+pub fn read(samples: &[(u64, LightSample)], sequence: &Illumination) -> LightReading {
+    let mut best: Option<(f32, u64)> = None;
+    for offset in (0..=MAX_OFFSET_MS).step_by(OFFSET_STEP_MS as usize) {
+        let lit = lit_frames(samples, sequence, offset);
+        let mut colors: Vec<usize> = lit.iter().map(|l| l.2).collect();
+        colors.dedup();
+        if lit.len() < MIN_FRAMES || colors.len() < MIN_COLORS {
+            continue;
+        }
+        let x: Vec<[f32; 2]> = lit.iter().map(|l| chroma(samples[l.0].1.centre)).collect();
+        let e: Vec<[f32; 2]> = lit.iter().map(|l| l.1).collect();
+        let t: Vec<f32> = lit.iter().map(|l| samples[l.0].0 as f32).collect();
+        let (_, correlation) = fit(&x, &e, &t);
+        if best.is_none_or(|(c, _)| correlation > c) {
+            best = Some((correlation, offset));
+        }
+    }
+    let Some((correlation, offset_ms)) = best else {
+        return LightReading::unmeasured(LightFinding::TooFewFrames);
+    };
+    let lit: Vec<Lit> = lit_frames(samples, sequence, offset_ms)
+        .into_iter()
+        .map(|(i, shown, step)| Lit {
+            sample: &samples[i].1,
+            shown,
+            step,
+            t: samples[i].0 as f32,
+        })
+        .collect();
+    let gains = Gains::of(&lit);
+    let (relief, relief_error) = contrast_with_error(&lit, |s| s.centre, |s| s.rim, |s| s.centre);
+    let (added, added_error) =
+        contrast_with_error(&lit, |s| s.darker, |s| s.brighter, |s| s.brighter);
+    let surround_judged = median_surround_pixels(&lit) >= MIN_SURROUND_PIXELS;
+    let face: Vec<[f32; 2]> = lit.iter().map(|l| chroma(l.sample.centre)).collect();
+    let times: Vec<f32> = lit.iter().map(|l| l.t).collect();
+    let swing = swing_of(&face, &times);
+    let surround: Vec<[f32; 2]> = lit.iter().map(|l| chroma(l.sample.surround)).collect();
+    let face_alone = surround_judged && swing_of(&surround, &times) <= 0.5 * swing;
+    let unexplained = swing * (1.0 - correlation.clamp(-1.0, 1.0).powi(2)).sqrt();
+    let follows = correlation >= FOLLOW_CORRELATION
+        && gains.centre >= MIN_GAIN
+        && unexplained < MAX_UNEXPLAINED_SWING;
+    let finding = if !follows {
+        if swing >= STRONG_SWING
+            && face_alone
+            && (correlation < OTHER_CORRELATION || unexplained >= MAX_UNEXPLAINED_SWING)
+        {
+            LightFinding::OtherSequence
+        } else {
+            LightFinding::TooLittleLight
+        }
+    } else if surround_judged
+        && (gains.surround_ratio() >= FLAT_SURROUND
+            || (gains.glare_ratio() >= GLARE_SURROUND && added >= (ADDED_LIGHT_SPREAD - 1.0) / 2.0))
+    {
+        LightFinding::Uniform
+    } else if added >= ADDED_LIGHT_SPREAD - 1.0
+        && added - 2.0 * added_error >= (ADDED_LIGHT_SPREAD - 1.0) / 2.0
+    {
+        LightFinding::Glare
+    } else if relief_error <= DECISIVE_RELIEF_ERROR && relief < MIN_RELIEF {
+        LightFinding::Flat
+    } else {
+        LightFinding::Follows
+    };
+    LightReading {
+        finding,
+        frames: lit.len(),
+        offset_ms,
+        correlation,
+        face_gain: gains.centre,
+        surround_ratio: if surround_judged {
+            gains.surround_ratio()
+        } else {
+            f32::NAN
+        },
+        glare_ratio: gains.glare_ratio(),
+        darker_over_brighter: 1.0 + added,
+        relief,
+        relief_error,
+        swing,
+    }
+}
+
+/// A frame lit by the sequence at the best start.
+struct Lit<'a> {
+    sample: &'a LightSample,
+    /// The shown colour's chroma.
+    shown: [f32; 2],
+    /// Which colour of the sequence.
+    step: usize,
+    /// Capture time.
+    t: f32,
+}
+
+/// Each region's gain over the lit frames, and the regions' mean brightness.
+struct Gains {
+    centre: f32,
+    surround: f32,
+    centre_brightness: f32,
+    surround_brightness: f32,
+}
+
+impl Gains {
+    fn of(lit: &[Lit]) -> Self {
+        let e: Vec<[f32; 2]> = lit.iter().map(|l| l.shown).collect();
+        let t: Vec<f32> = lit.iter().map(|l| l.t).collect();
+        let gain = |region: fn(&LightSample) -> [f32; 3]| {
+            let x: Vec<[f32; 2]> = lit.iter().map(|l| chroma(region(l.sample))).collect();
+            fit(&x, &e, &t).0
+        };
+        let brightness = |region: fn(&LightSample) -> [f32; 3]| {
+            lit.iter().map(|l| luminance(region(l.sample))).sum::<f32>() / lit.len().max(1) as f32
+        };
+        Self {
+            centre: gain(|s| s.centre),
+            surround: gain(|s| s.surround),
+            centre_brightness: brightness(|s| s.centre),
+            surround_brightness: brightness(|s| s.surround),
+        }
+    }
+
+    fn surround_ratio(&self) -> f32 {
+        self.surround / self.centre
+    }
+
+    /// Light added on the surround over light added on the face (gain × brightness).
+    fn glare_ratio(&self) -> f32 {
+        self.surround_ratio() * self.surround_brightness / self.centre_brightness.max(1e-4)
+    }
+}
+
+/// The contrast of two regions' answers, (gain of `a` − gain of `b`) ÷ gain of `base`, and
+/// its standard error. The difference of the two regions' chroma (which cancels what changes
+/// both alike) is fitted on the shown colours; its residual gives the error, inflated by the
+/// frames per colour step (frames of one step share their light and much of their noise, so
+/// they count as one).
+fn contrast_with_error(lit: &[Lit], a: Region, b: Region, base: Region) -> (f32, f32) {
+    let e: Vec<[f32; 2]> = lit.iter().map(|l| l.shown).collect();
+    let t: Vec<f32> = lit.iter().map(|l| l.t).collect();
+    let base_series: Vec<[f32; 2]> = lit.iter().map(|l| chroma(base(l.sample))).collect();
+    let difference: Vec<[f32; 2]> = lit
+        .iter()
+        .map(|l| {
+            let (x, y) = (chroma(a(l.sample)), chroma(b(l.sample)));
+            [x[0] - y[0], x[1] - y[1]]
+        })
+        .collect();
+    let (base_gain, _) = fit(&base_series, &e, &t);
+    let (difference_gain, _) = fit(&difference, &e, &t);
+    let contrast = difference_gain / base_gain;
+    let basis = drift_basis(&t);
+    let (mut residual, mut shown_power) = (0.0f32, 0.0f32);
+    for c in 0..2 {
+        let x = without_drift(&difference.iter().map(|v| v[c]).collect::<Vec<_>>(), &basis);
+        let s = without_drift(&e.iter().map(|v| v[c]).collect::<Vec<_>>(), &basis);
+        for (x, s) in x.iter().zip(&s) {
+            residual += (x - difference_gain * s).powi(2);
+            shown_power += s * s;
+        }
+    }
+    let mut steps: Vec<usize> = lit.iter().map(|l| l.step).collect();
+    steps.dedup();
+    let frames_per_step = lit.len() as f32 / steps.len().max(1) as f32;
+    let dof = (2 * lit.len()).saturating_sub(2 * basis.len() + 1).max(1) as f32;
+    let error = (residual / dof / shown_power.max(f32::EPSILON) * frames_per_step).sqrt()
+        / base_gain.abs().max(f32::EPSILON);
+    (
+        contrast,
+        if error.is_finite() {
+            error
+        } else {
+            f32::INFINITY
+        },
+    )
+}
+
+/// One region of a light sample.
+type Region = fn(&LightSample) -> [f32; 3];
+
+fn median_surround_pixels(lit: &[Lit]) -> u32 {
+    let mut pixels: Vec<u32> = lit.iter().map(|l| l.sample.surround_pixels).collect();
+    pixels.sort_unstable();
+    pixels.get(pixels.len() / 2).copied().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::illumination::ScreenColor;
+    use rand::SeedableRng;
+
+    /// Samples every 66 ms for 4 s of a surface lit by `sequence` from 150 ms on: the centre
+    /// answers with `gain`, the rim with `gain × (1 − relief)`, the room with `room × gain`.
+    fn samples(
+        sequence: &Illumination,
+        gain: f32,
+        relief: f32,
+        room: f32,
+    ) -> Vec<(u64, LightSample)> {
+        let base = [0.30f32, 0.25, 0.20];
+        (0..60u64)
+            .map(|i| {
+                let t = i * 66;
+                let light = sequence
+                    .color_at(t as i64 - 150)
+                    .map_or([0.0; 3], ScreenColor::linear);
+                let lit = |k: f32| std::array::from_fn(|c| base[c] * (1.0 + k * light[c]));
+                let face = lit(gain);
+                let sample = LightSample {
+                    centre: face,
+                    rim: lit(gain * (1.0 - relief)),
+                    darker: face.map(|v| v * 0.5),
+                    brighter: face,
+                    surround: lit(gain * room),
+                    surround_pixels: 2_000,
+                };
+                (t, sample)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_near_curved_face_follows_and_flat_or_uniform_answers_are_attacks() {
+        let sequence = Illumination::draw(&mut rand::rngs::StdRng::seed_from_u64(3));
+        let live = read(&samples(&sequence, 0.2, 0.3, 0.05), &sequence);
+        assert_eq!(live.finding, LightFinding::Follows, "{}", live.describe());
+        assert!((100..=200).contains(&live.offset_ms), "{}", live.describe());
+        assert!(live.confirms_depth());
+        let flat = read(&samples(&sequence, 0.2, 0.0, 0.05), &sequence);
+        assert_eq!(flat.finding, LightFinding::Flat, "{}", flat.describe());
+        let tinted = read(&samples(&sequence, 0.2, 0.0, 1.0), &sequence);
+        assert_eq!(
+            tinted.finding,
+            LightFinding::Uniform,
+            "{}",
+            tinted.describe()
+        );
+        let unlit = read(&samples(&sequence, 0.0, 0.0, 0.0), &sequence);
+        assert_eq!(
+            unlit.finding,
+            LightFinding::TooLittleLight,
+            "{}",
+            unlit.describe()
+        );
+        let other = Illumination::draw(&mut rand::rngs::StdRng::seed_from_u64(4));
+        let replayed = read(&samples(&other, 0.6, 0.3, 0.05), &sequence);
+        assert_eq!(
+            replayed.finding.evidence(),
+            Evidence::Attack,
+            "{}",
+            replayed.describe()
+        );
+        assert_eq!(read(&[], &sequence).finding, LightFinding::TooFewFrames);
+    }
+}

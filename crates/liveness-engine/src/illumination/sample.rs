@@ -1,0 +1,150 @@
+//! What one analysed frame keeps for the light check: mean colours of the face's centre and
+//! of its rim (the parts of a curved face that turn away from the screen), of the face's
+//! darker and brighter halves (a glare adds the same light to both, a reflection multiplies
+//! each by its own brightness), and of the frame's border, where the room is.
+
+use face_engine::geometry::BoundingBox;
+use image::RgbImage;
+
+/// The face ellipse's half-width and half-height in face-box widths and heights.
+const HALF_WIDTH: f32 = 0.5;
+const HALF_HEIGHT: f32 = 0.6;
+/// The centre disc and the rim ring, in ellipse radii.
+const CENTRE: f32 = 0.45;
+const RIM: (f32, f32) = (0.65, 0.95);
+/// The part of the face split into darker and brighter halves.
+const BODY: f32 = 0.8;
+/// Share of the frame's width and height taken as its border.
+const BORDER: f32 = 0.12;
+/// Border pixels closer to the face than this many face boxes (around its centre) are left
+/// out: hair, ears and shoulders are as near the screen as the face.
+const FACE_CLEARANCE: f32 = 1.4;
+/// Every this many pixels are read, both ways.
+const STRIDE: usize = 2;
+
+/// Mean linear colours (0..1, the sRGB encoding undone) of one frame's regions.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct LightSample {
+    /// The centre of the face ellipse (forehead, eyes, nose, mouth).
+    pub centre: [f32; 3],
+    /// The rim of the face ellipse (temples, cheeks, jaw).
+    pub rim: [f32; 3],
+    /// The darker and the brighter half of the face's pixels.
+    pub darker: [f32; 3],
+    pub brighter: [f32; 3],
+    /// The frame's top and side borders, away from the face.
+    pub surround: [f32; 3],
+    /// Pixels read in the border (none when the face fills the frame).
+    pub surround_pixels: u32,
+}
+
+impl LightSample {
+    /// Reads the regions of `rgb` around the face `bbox`.
+    pub fn read(rgb: &RgbImage, bbox: &BoundingBox) -> Self {
+        let c = bbox.center();
+        let (a, b) = (HALF_WIDTH * bbox.width, HALF_HEIGHT * bbox.height);
+        let radius = |x: u32, y: u32| {
+            let (u, v) = ((x as f32 - c.x) / a.max(1.0), (y as f32 - c.y) / b.max(1.0));
+            (u * u + v * v).sqrt()
+        };
+        let face = Rect {
+            x0: c.x - a,
+            y0: c.y - b,
+            x1: c.x + a,
+            y1: c.y + b,
+        };
+        let centre = mean(rgb, face, |x, y| radius(x, y) < CENTRE);
+        let rim = mean(rgb, face, |x, y| (RIM.0..RIM.1).contains(&radius(x, y)));
+        let body = |x: u32, y: u32| radius(x, y) < BODY;
+        let split = luminance(mean(rgb, face, body).0);
+        let table = linear_table();
+        let luma = |x: u32, y: u32| luminance(rgb.get_pixel(x, y).0.map(|v| table[v as usize]));
+        let darker = mean(rgb, face, |x, y| body(x, y) && luma(x, y) < split);
+        let brighter = mean(rgb, face, |x, y| body(x, y) && luma(x, y) >= split);
+        let (surround, surround_pixels) = surround_mean(rgb, bbox);
+        Self {
+            centre: centre.0,
+            rim: rim.0,
+            darker: darker.0,
+            brighter: brighter.0,
+            surround,
+            surround_pixels,
+        }
+    }
+}
+
+/// sRGB byte → linear light, 0..1: the camera's encoding undone, so a reflection scales every
+/// pixel's light alike (in sRGB a dark pixel's value moves more, relatively, than a bright
+/// one's).
+fn linear_table() -> &'static [f32; 256] {
+    static TABLE: std::sync::OnceLock<[f32; 256]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| std::array::from_fn(|v| super::srgb_to_linear(v as u8)))
+}
+
+/// Relative luminance of a linear colour.
+pub fn luminance(rgb: [f32; 3]) -> f32 {
+    0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Rect {
+    x0: f32,
+    y0: f32,
+    x1: f32,
+    y1: f32,
+}
+
+/// Mean colour of the pixels of `rect` (clipped to the image) that `keep` accepts, and how
+/// many there were; zeros when none.
+fn mean(rgb: &RgbImage, rect: Rect, keep: impl Fn(u32, u32) -> bool) -> ([f32; 3], u32) {
+    let (w, h) = (rgb.width() as f32, rgb.height() as f32);
+    let x0 = rect.x0.clamp(0.0, w) as u32;
+    let x1 = rect.x1.clamp(0.0, w) as u32;
+    let y0 = rect.y0.clamp(0.0, h) as u32;
+    let y1 = rect.y1.clamp(0.0, h) as u32;
+    let linear = linear_table();
+    let mut sum = [0.0f64; 3];
+    let mut n = 0u32;
+    for y in (y0..y1).step_by(STRIDE) {
+        for x in (x0..x1).step_by(STRIDE) {
+            if !keep(x, y) {
+                continue;
+            }
+            let p = rgb.get_pixel(x, y).0;
+            for c in 0..3 {
+                sum[c] += f64::from(linear[p[c] as usize]);
+            }
+            n += 1;
+        }
+    }
+    if n == 0 {
+        return ([0.0; 3], 0);
+    }
+    (sum.map(|s| (s / f64::from(n)) as f32), n)
+}
+
+/// The top border and the upper 60% of the side borders, without the face's neighbourhood.
+fn surround_mean(rgb: &RgbImage, bbox: &BoundingBox) -> ([f32; 3], u32) {
+    let (w, h) = (rgb.width() as f32, rgb.height() as f32);
+    let c = bbox.center();
+    let (half_w, half_h) = (
+        FACE_CLEARANCE * bbox.width / 2.0,
+        FACE_CLEARANCE * bbox.height / 2.0,
+    );
+    let near_face =
+        |x: u32, y: u32| (x as f32 - c.x).abs() < half_w && (y as f32 - c.y).abs() < half_h;
+    let in_border = |x: u32, y: u32| {
+        let (x, y) = (x as f32, y as f32);
+        y < BORDER * h || ((x < BORDER * w || x >= (1.0 - BORDER) * w) && y < 0.6 * h)
+    };
+    mean(
+        rgb,
+        Rect {
+            x0: 0.0,
+            y0: 0.0,
+            x1: w,
+            y1: 0.6 * h,
+        },
+        |x, y| in_border(x, y) && !near_face(x, y),
+    )
+}

@@ -1,0 +1,109 @@
+//! The session's screen-light check: the sequence it shows (or why none), the samples it
+//! keeps while the sequence is shown, and the reading over them (`crate::illumination`).
+
+use face_engine::Image;
+
+use crate::illumination::Illumination;
+use crate::illumination::reading::{self as light_reading, LightFinding, LightReading};
+use crate::illumination::sample::LightSample;
+use crate::observation::FaceObservation;
+
+use super::LivenessSession;
+
+/// Shortest capture-time gap between two light samples.
+const LIGHT_SAMPLE_INTERVAL_MS: u64 = 30;
+/// Most light samples a session keeps.
+const MAX_LIGHT_SAMPLES: usize = 160;
+/// The screen-light check of one session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LightCheck {
+    /// No check: the session is judged without the screen's light.
+    Off,
+    /// The page shows this sequence from the start of the stream.
+    Sequence(Illumination),
+    /// The sequence was sent on an earlier connection of the same session and is never sent
+    /// again: this connection cannot be judged on light (`retry` at best).
+    ShownEarlier,
+}
+
+impl LivenessSession {
+    /// The same session with another light check (a driver that drew the sequence itself, or
+    /// a reconnect that must not show one again).
+    pub fn with_light(mut self, light: LightCheck) -> Self {
+        self.light = light;
+        self
+    }
+
+    /// The sequence the page must show, from the start of the stream (none when the check is
+    /// off or was shown on an earlier connection).
+    pub fn illumination(&self) -> Option<&Illumination> {
+        match &self.light {
+            LightCheck::Sequence(sequence) => Some(sequence),
+            LightCheck::Off | LightCheck::ShownEarlier => None,
+        }
+    }
+
+    /// What the light check reads from the frames so far; `None` when there is no check.
+    pub fn light_reading(&self) -> Option<LightReading> {
+        match &self.light {
+            LightCheck::Off => None,
+            LightCheck::ShownEarlier => Some(LightReading::unmeasured(LightFinding::NotShown)),
+            LightCheck::Sequence(sequence) => {
+                Some(light_reading::read(&self.light_samples, sequence))
+            }
+        }
+    }
+
+    /// Samples the light on a frame between two analysed ones while the sequence is shown,
+    /// in the last analysed face's box (at most one frame per [`LIGHT_SAMPLE_INTERVAL_MS`]):
+    /// the check wants every frame it can get, and this costs a decode, no inference.
+    pub(super) fn sample_light(&mut self, jpeg: &[u8], t: u64) {
+        let (LightCheck::Sequence(sequence), Some(face_box)) = (&self.light, self.last_face_box)
+        else {
+            return;
+        };
+        let due = self
+            .light_samples
+            .last()
+            .is_none_or(|(last, _)| t >= last + LIGHT_SAMPLE_INTERVAL_MS);
+        if !due || t > sequence.window_end_ms() || self.light_samples.len() >= MAX_LIGHT_SAMPLES {
+            return;
+        }
+        if let Ok(image) = Image::decode_with_limit(jpeg, self.config.max_frame_pixels) {
+            self.light_samples
+                .push((t, LightSample::read(image.rgb(), &face_box)));
+        }
+    }
+
+    /// Keeps an analysed face's light sample and box for the light check.
+    pub(super) fn keep_light(&mut self, t: u64, face: Option<&FaceObservation>) {
+        let LightCheck::Sequence(sequence) = &self.light else {
+            return;
+        };
+        self.last_face_box = face.map(|f| f.bbox);
+        if let Some(face) = face
+            && t <= sequence.window_end_ms()
+            && self.light_samples.len() < MAX_LIGHT_SAMPLES
+        {
+            self.light_samples.push((t, face.light));
+        }
+    }
+
+    /// Whether the frame captured at session time `t` may be lit by the sequence.
+    pub(super) fn lit_by_sequence(&self, t: u64) -> bool {
+        matches!(&self.light, LightCheck::Sequence(sequence) if t < sequence.window_end_ms())
+    }
+
+    /// Whether this session showed a sequence.
+    pub(super) fn light_check_shown(&self) -> bool {
+        matches!(self.light, LightCheck::Sequence(_))
+    }
+
+    /// Whether the frames lit by the whole sequence have all arrived by session time `t`.
+    pub(crate) fn light_window_over(&self, t: u64) -> bool {
+        match &self.light {
+            LightCheck::Sequence(sequence) => t >= sequence.window_end_ms(),
+            LightCheck::Off | LightCheck::ShownEarlier => true,
+        }
+    }
+}

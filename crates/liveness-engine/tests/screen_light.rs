@@ -1,0 +1,300 @@
+//! The screen-light check (issue 29) on the evaluation set, split by source, with the light
+//! rendered by the test camera (`light_camera`: simulated light on real footage). Live footage
+//! of the held-back half passes at the extremes of the screen-to-ambient ratio (0.05, a bright
+//! office; 0.3, a dim room), no attack camera passes in either mode, and too little light
+//! ends in `retry` with the `more_screen_light` guidance, never in `fail`.
+//! `cargo test -p facegate-liveness-engine --release --test screen_light -- --ignored --nocapture`
+//! prints the calibration half (where the cut-offs were set) and every ratio.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use domain::Verdict;
+use facegate_liveness_engine::light_camera::{LightCamera, Scene};
+use facegate_liveness_engine::{
+    Guidance, Illumination, LightReading, LivenessConfig, LivenessEvent, LivenessSession,
+    SessionMode, VerdictReport,
+};
+use rand::{Rng, SeedableRng};
+
+use common::eval_attacks::attack_cases;
+use common::eval_frames::case_rng;
+use common::eval_set::{Case, Half, Split, Truth, live_cases};
+use common::{engine, in_parallel};
+
+/// The attack cameras of the issue, by name.
+fn attack_scene(name: &str, seed: u64) -> Scene {
+    match name {
+        "replay on a screen" => Scene::ScreenReplay,
+        "print" => Scene::Print,
+        "injected, no answer" => Scene::Injected,
+        "injected, tinted in sync" => Scene::TintedStream,
+        "another session's sequence" => Scene::OtherSequence(Illumination::draw(
+            &mut rand::rngs::StdRng::seed_from_u64(seed ^ 0x5eed),
+        )),
+        other => panic!("no scene {other}"),
+    }
+}
+
+const ATTACK_CAMERAS: [&str; 5] = [
+    "replay on a screen",
+    "print",
+    "injected, no answer",
+    "injected, tinted in sync",
+    "another session's sequence",
+];
+
+struct LitRun {
+    label: String,
+    name: String,
+    truth: Truth,
+    report: VerdictReport,
+    light: Option<LightReading>,
+    asked_for_light: bool,
+}
+
+/// One session of `case` through a camera filming `scene` at `ratio`.
+fn run_lit(case: &Case, label: &str, scene: Scene, ratio: f32, mode: SessionMode) -> LitRun {
+    let seed: u64 = case_rng(&format!("{label} {} {ratio}", case.name)).random();
+    let mut session = LivenessSession::new(
+        engine(),
+        LivenessConfig::default(),
+        mode,
+        &mut rand::rngs::StdRng::seed_from_u64(seed),
+    )
+    .expect("session");
+    let mut camera = LightCamera::new(engine(), scene, ratio, seed);
+    if let Some(sequence) = session.illumination() {
+        camera.show(sequence.clone(), 0);
+    }
+    let mut asked_for_light = false;
+    for (i, frame) in case.frames().into_iter().enumerate() {
+        let t = (i as f64 * 1000.0 / f64::from(case.fps)).round() as u64;
+        let events = session.push_frame(&camera.capture(&frame, t), t);
+        if std::env::var("LIGHT_EVENTS").is_ok() && !events.is_empty() {
+            println!("{label} {} {t}: {events:?}", case.name);
+        }
+        asked_for_light |= events.iter().any(|e| {
+            matches!(
+                e,
+                LivenessEvent::Guidance {
+                    code: Guidance::MoreScreenLight
+                }
+            )
+        });
+        if session.verdict().is_some() {
+            break;
+        }
+    }
+    if session.verdict().is_none() {
+        asked_for_light |= session.close().iter().any(|e| {
+            matches!(
+                e,
+                LivenessEvent::Guidance {
+                    code: Guidance::MoreScreenLight
+                }
+            )
+        });
+    }
+    LitRun {
+        label: label.to_string(),
+        name: case.name.clone(),
+        truth: case.truth,
+        report: session.conclude(),
+        light: session.light_reading(),
+        asked_for_light,
+    }
+}
+
+fn print_runs(runs: &[LitRun]) {
+    let mut rows: BTreeMap<&str, [usize; 3]> = BTreeMap::new();
+    for r in runs {
+        let light = r.light.map(|l| l.describe()).unwrap_or_default();
+        let blocking: Vec<String> = r
+            .report
+            .layers
+            .iter()
+            .filter(|l| {
+                l.evidence != facegate_liveness_engine::Evidence::Measured || l.score < 0.35
+            })
+            .map(|l| format!("{:?}:{:?}", l.layer, l.evidence))
+            .collect();
+        println!(
+            "{} | {} | {:?} {:.3} {:?} | {light} | {}",
+            r.label,
+            r.name,
+            r.report.verdict,
+            r.report.confidence,
+            r.report.end_reason,
+            blocking.join(",")
+        );
+        let row = rows.entry(&r.label).or_default();
+        row[match r.report.verdict {
+            Verdict::Pass => 0,
+            Verdict::Retry => 1,
+            Verdict::Fail => 2,
+        }] += 1;
+    }
+    println!("| class @ ratio | pass | retry | fail |\n|---|---|---|---|");
+    for (label, [pass, retry, fail]) in rows {
+        println!("| {label} | {pass} | {retry} | {fail} |");
+    }
+}
+
+/// Print attacks of the evaluation set: photos on paper or card, moved in front of the camera.
+const PRINT_CLASSES: [&str; 5] = [
+    "print simulation",
+    "nuaa print",
+    "cut-out in a live room",
+    "tight crop",
+    "loose crop",
+];
+
+/// The live cases of `half` at each of `ratios`; the attack cameras at each of
+/// `attack_ratios`: a screen replay, an injected stream that does not answer, one tinted in
+/// sync and a face answering another session's sequence, each on the half's live footage;
+/// and a print on the half's printed-photo attacks.
+fn evaluate(half: Half, ratios: &[f32], attack_ratios: &[f32], mode: SessionMode) -> Vec<LitRun> {
+    let split = Split::standard();
+    let live = live_cases(&split, half);
+    let mut jobs: Vec<(Case, String, Option<&str>, f32)> = Vec::new();
+    for case in &live {
+        for &ratio in ratios {
+            jobs.push((
+                case.clone(),
+                format!("{} @ {ratio}", case.class),
+                None,
+                ratio,
+            ));
+        }
+    }
+    for case in live
+        .iter()
+        .filter(|c| c.class == "live" && c.name.ends_with("@start"))
+    {
+        for camera in ATTACK_CAMERAS.iter().filter(|c| **c != "print") {
+            for &ratio in attack_ratios {
+                let mut attack = case.clone();
+                attack.truth = Truth::Attack;
+                jobs.push((attack, format!("{camera} @ {ratio}"), Some(*camera), ratio));
+            }
+        }
+    }
+    for case in attack_cases(&split, half, mode == SessionMode::Active)
+        .into_iter()
+        .filter(|c| PRINT_CLASSES.contains(&c.class))
+    {
+        for &ratio in attack_ratios {
+            jobs.push((
+                case.clone(),
+                format!("print ({}) @ {ratio}", case.class),
+                Some("print"),
+                ratio,
+            ));
+        }
+    }
+    in_parallel(&jobs, |(case, label, camera, ratio)| {
+        let scene = camera.map_or(Scene::LiveFace, |c| attack_scene(c, case.name.len() as u64));
+        run_lit(case, label, scene, *ratio, mode)
+    })
+}
+
+/// Live footage filmed by a camera that stands still: clear, near-still and low-resolution.
+const STILL_CAMERA_CLASSES: [&str; 3] = ["live", "live near-still", "live 320x240 10fps q50"];
+
+#[test]
+fn held_back_live_passes_in_bright_and_dim_light_and_no_light_attack_passes() {
+    let runs = evaluate(
+        Half::HeldBack,
+        &[0.05, 0.3],
+        &[0.05, 0.3],
+        SessionMode::Passive,
+    );
+    print_runs(&runs);
+    let live_failed: Vec<_> = runs
+        .iter()
+        .filter(|r| r.truth == Truth::Live && r.report.verdict == Verdict::Fail)
+        .map(|r| format!("{} {}", r.label, r.name))
+        .collect();
+    assert!(
+        live_failed.is_empty(),
+        "live sessions failed: {live_failed:?}"
+    );
+    let passed_of = |class: &str, ratio: f32| {
+        let label = format!("{class} @ {ratio}");
+        let runs: Vec<&LitRun> = runs.iter().filter(|r| r.label == label).collect();
+        let passed = runs
+            .iter()
+            .filter(|r| r.report.verdict == Verdict::Pass)
+            .count();
+        (passed, runs.len())
+    };
+    for ratio in [0.05, 0.3] {
+        // measured: every session of a camera that stands still passes, in a bright office
+        // and in a dim room
+        for class in STILL_CAMERA_CLASSES {
+            let (passed, sessions) = passed_of(class, ratio);
+            assert!(sessions >= 4, "{class} @ {ratio}: {sessions} sessions");
+            assert_eq!(passed, sessions, "{class} @ {ratio}");
+        }
+    }
+    // measured, and short of the goal: a hand-held camera moves face and room together like
+    // a photo card moved about, so it passes only where the light shows a curved face; in a
+    // bright office (0.05) the light is too weak for that and the session ends in `retry`
+    assert_eq!(passed_of("live hand-held camera", 0.3), (2, 4));
+    assert_eq!(passed_of("live hand-held camera", 0.05), (0, 4));
+    let attacks_passed: Vec<_> = runs
+        .iter()
+        .filter(|r| r.truth == Truth::Attack && r.report.verdict == Verdict::Pass)
+        .map(|r| format!("{} {}", r.label, r.name))
+        .collect();
+    assert!(
+        attacks_passed.is_empty(),
+        "attacks passed: {attacks_passed:?}"
+    );
+}
+
+#[test]
+fn too_little_light_ends_in_retry_with_new_guidance_never_fail_or_pass() {
+    let split = Split::standard();
+    let cases: Vec<Case> = live_cases(&split, Half::HeldBack)
+        .into_iter()
+        .filter(|c| c.class == "live")
+        .collect();
+    let runs = in_parallel(&cases, |case| {
+        run_lit(
+            case,
+            "live @ 0.005",
+            Scene::LiveFace,
+            0.005,
+            SessionMode::Passive,
+        )
+    });
+    print_runs(&runs);
+    assert!(runs.len() >= 4);
+    for run in &runs {
+        assert_eq!(run.report.verdict, Verdict::Retry, "{}", run.name);
+        assert!(
+            run.asked_for_light,
+            "{}: no more_screen_light guidance",
+            run.name
+        );
+        assert_eq!(
+            run.light.map(|l| l.finding.evidence()),
+            Some(facegate_liveness_engine::Evidence::None),
+            "{}",
+            run.name
+        );
+    }
+}
+
+#[test]
+#[ignore = "prints the calibration half and the held-back half at every ratio (minutes)"]
+fn calibration() {
+    let ratios = [0.02, 0.05, 0.1, 0.2, 0.3];
+    for half in [Half::Calibration, Half::HeldBack] {
+        println!("== {half:?}");
+        print_runs(&evaluate(half, &ratios, &[0.05, 0.3], SessionMode::Passive));
+    }
+}

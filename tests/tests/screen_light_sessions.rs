@@ -1,0 +1,87 @@
+//! The screen-light check over the real WebSocket of the real binary (issue 29), one session
+//! per camera, with the server's sequence drawn from a known seed (`sessions.rng_seed`, tests
+//! only) and each rendering camera seeded: a live face near the screen passes; a replay on a
+//! screen, a print, an injected stream tinted in sync and a face answering another session's
+//! sequence fail; an injected stream that does not answer ends in `retry` with the
+//! `more_screen_light` guidance. The light is simulated on real footage
+//! (`liveness_engine::light_camera`). No message reveals a layer score.
+
+use std::time::Duration;
+
+use facegate_blackbox_tests::live::{self, video_frames};
+use facegate_blackbox_tests::{
+    create_key, create_managed_session, engine, id_and_token, start_server,
+};
+use liveness_engine::Illumination;
+use liveness_engine::light_camera::{LightCamera, Scene};
+use rand::SeedableRng;
+use serde_json::json;
+
+/// One passive session filmed by `camera`; returns the verdict, the guidance codes and the
+/// messages.
+fn session_through(
+    server: &facegate_blackbox_tests::Server,
+    key: &str,
+    camera: &mut LightCamera,
+) -> (String, Vec<String>, Vec<serde_json::Value>) {
+    let created = create_managed_session(server, key, json!({"mode": "passive"}));
+    let (id, token) = id_and_token(&created);
+    let frames = video_frames("webcam-man-1", 15, 0.0, 12.0);
+    let mut socket = live::open(&server.base_url, &id, &token);
+    let outcome = live::stream_lit(&mut socket, &frames, 15, Duration::from_secs(40), camera);
+    live::assert_no_engine_internals(&outcome.messages);
+    let sent: Vec<_> = outcome
+        .messages
+        .iter()
+        .filter(|m| m["type"] == "illumination")
+        .collect();
+    assert_eq!(
+        sent.len(),
+        1,
+        "one illumination message: {:?}",
+        outcome.messages
+    );
+    let verdict = outcome
+        .verdict()
+        .and_then(|v| v["verdict"].as_str())
+        .unwrap_or("none")
+        .to_owned();
+    let guidance = outcome
+        .messages
+        .iter()
+        .filter(|m| m["type"] == "guidance")
+        .filter_map(|m| m["data"]["code"].as_str().map(str::to_owned))
+        .collect();
+    (verdict, guidance, outcome.messages)
+}
+
+#[test]
+fn each_rendering_camera_gets_its_verdict_over_the_websocket() {
+    let server = start_server(&[("FACEGATE__SESSIONS__RNG_SEED", "29")]);
+    let key = create_key(&server, "bank");
+    let other = Illumination::draw(&mut rand::rngs::StdRng::seed_from_u64(2_929));
+    let cameras: [(&str, Scene, f32, &str); 6] = [
+        ("live face", Scene::LiveFace, 0.2, "pass"),
+        ("replay on a screen", Scene::ScreenReplay, 0.3, "fail"),
+        ("print", Scene::Print, 0.3, "fail"),
+        ("injected, tinted in sync", Scene::TintedStream, 0.3, "fail"),
+        (
+            "another session's sequence",
+            Scene::OtherSequence(other),
+            0.3,
+            "fail",
+        ),
+        ("injected, no answer", Scene::Injected, 0.3, "retry"),
+    ];
+    for (i, (name, scene, ratio, expected)) in cameras.into_iter().enumerate() {
+        let mut camera = LightCamera::new(engine(), scene, ratio, 290 + i as u64);
+        let (verdict, guidance, messages) = session_through(&server, &key, &mut camera);
+        assert_eq!(verdict, expected, "{name}: {messages:?}");
+        if expected == "retry" {
+            assert!(
+                guidance.iter().any(|g| g == "more_screen_light"),
+                "{name}: {guidance:?}"
+            );
+        }
+    }
+}
