@@ -17,7 +17,12 @@ fn an_active_session_answered_from_labelled_segments_passes() {
     let labels = labelled_frames(video);
     let frames = video_frames(video, 15, 0.0, 40.0);
     let neutral = labels["neutral"].clone();
-    let server = start_server(&[("FACEGATE__SESSIONS__RNG_SEED", SEED)]);
+    // the challenge flow alone: the light check is off here (its own black-box test is
+    // screen_light_sessions.rs)
+    let server = start_server(&[
+        ("FACEGATE__SESSIONS__RNG_SEED", SEED),
+        ("FACEGATE__LIVENESS__ILLUMINATION__ENABLED", "false"),
+    ]);
     let key = create_key(&server, "t");
     let created = create_managed_session(&server, &key, json!({"reference_id": "active"}));
     assert_eq!(created["mode"], "active");
