@@ -209,66 +209,7 @@ pub enum SettingsError {
     Invalid { key: &'static str, reason: String },
 }
 
-const DEFAULTS: &str = r#"
-[server]
-bind = "127.0.0.1:8080"
-workers = 0
-public_url = ""
-trusted_proxies = []
-body_timeout_seconds = 60
-body_idle_seconds = 10
-stalled_client_seconds = 30
-
-[server.tls]
-cert_file = ""
-key_file = ""
-
-[database]
-url = "./facegate.db"
-
-[models]
-dir = ""
-
-[limits]
-max_image_pixels = 40000000
-
-[security]
-server_secret = ""
-failed_credentials_per_minute = 30
-
-[rate_limit]
-per_second = 20
-per_minute = 600
-
-[sessions]
-lifetime_minutes = 30
-sweep_interval_seconds = 60
-analysis_threads = 0
-socket_idle_seconds = 30
-
-[sessions.direct]
-enabled = true
-max_attempts = 3
-window_minutes = 60
-tenant = "direct"
-captcha_verify_url = ""
-captcha_secret = ""
-
-[webhooks]
-deliver = true
-allowed_networks = []
-ca_file = ""
-poll_interval_ms = 1000
-
-[ui]
-embed_origins = []
-
-[log]
-format = "text"
-
-[liveness.illumination]
-enabled = true
-"#;
+const DEFAULTS: &str = include_str!("defaults.toml");
 
 impl Settings {
     /// Loads defaults, then `config_file` (or `./facegate.toml` when present), then the

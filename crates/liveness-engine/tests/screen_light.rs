@@ -54,6 +54,18 @@ struct LitRun {
     asked_for_light: bool,
 }
 
+/// Whether `events` hold the `more_screen_light` guidance.
+fn asks_for_light(events: &[LivenessEvent]) -> bool {
+    events.iter().any(|e| {
+        matches!(
+            e,
+            LivenessEvent::Guidance {
+                code: Guidance::MoreScreenLight
+            }
+        )
+    })
+}
+
 /// One session of `case` through a camera filming `scene` at `ratio`.
 fn run_lit(case: &Case, label: &str, scene: Scene, ratio: f32, mode: SessionMode) -> LitRun {
     let seed: u64 = case_rng(&format!("{label} {} {ratio}", case.name)).random();
@@ -75,27 +87,13 @@ fn run_lit(case: &Case, label: &str, scene: Scene, ratio: f32, mode: SessionMode
         if std::env::var("LIGHT_EVENTS").is_ok() && !events.is_empty() {
             println!("{label} {} {t}: {events:?}", case.name);
         }
-        asked_for_light |= events.iter().any(|e| {
-            matches!(
-                e,
-                LivenessEvent::Guidance {
-                    code: Guidance::MoreScreenLight
-                }
-            )
-        });
+        asked_for_light |= asks_for_light(&events);
         if session.verdict().is_some() {
             break;
         }
     }
     if session.verdict().is_none() {
-        asked_for_light |= session.close().iter().any(|e| {
-            matches!(
-                e,
-                LivenessEvent::Guidance {
-                    code: Guidance::MoreScreenLight
-                }
-            )
-        });
+        asked_for_light |= asks_for_light(&session.close());
     }
     LitRun {
         label: label.to_string(),

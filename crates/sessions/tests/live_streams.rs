@@ -102,6 +102,28 @@ fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
     }
 }
 
+/// Connects to session `id` on `service` as soon as its stream lease is free (an ended stream
+/// releases it on the analysis pool).
+fn connect_once_free(
+    service: &SessionService,
+    id: uuid::Uuid,
+    token: &str,
+    sink: Arc<Recorder>,
+) -> facegate_sessions::live::LiveStream {
+    let mut stream = None;
+    wait_until("the lease to be released", || {
+        match service.connect(id, token, sink.clone()) {
+            Ok(connected) => {
+                stream = Some(connected);
+                true
+            }
+            Err(SessionError::AlreadyConnected) => false,
+            Err(e) => panic!("{e}"),
+        }
+    });
+    stream.expect("connected")
+}
+
 #[test]
 fn one_stream_per_session_across_replicas_and_the_lease_is_released_when_it_ends() {
     let f = fixture();
@@ -124,17 +146,7 @@ fn one_stream_per_session_across_replicas_and_the_lease_is_released_when_it_ends
     drop(first);
     assert_eq!(a.live_sessions(), 0);
     // the release runs on the analysis pool; the other replica sees the lease free then
-    let mut second = None;
-    wait_until("the lease to be released", || {
-        match b.connect(id, &token, Arc::new(Recorder::default())) {
-            Ok(stream) => {
-                second = Some(stream);
-                true
-            }
-            Err(SessionError::AlreadyConnected) => false,
-            Err(e) => panic!("{e}"),
-        }
-    });
+    let _second = connect_once_free(&b, id, &token, Arc::new(Recorder::default()));
     assert_eq!(b.live_sessions(), 1);
     let wrong = b.connect(id, "wrong-token", Arc::new(Recorder::default()));
     assert!(matches!(wrong, Err(SessionError::NotFound)), "{wrong:?}");
@@ -253,17 +265,7 @@ fn the_light_sequence_is_sent_once_per_session_and_never_redrawn_on_reconnect() 
     drop(stream);
     // a reconnect, on this replica or another, gets no sequence: it cannot fish for one
     let again = Arc::new(Recorder::default());
-    let mut reconnected = None;
-    wait_until("the lease to be released", || {
-        match b.connect(id, &token, again.clone()) {
-            Ok(stream) => {
-                reconnected = Some(stream);
-                true
-            }
-            Err(SessionError::AlreadyConnected) => false,
-            Err(e) => panic!("{e}"),
-        }
-    });
+    let _reconnected = connect_once_free(&b, id, &token, again.clone());
     assert!(
         illuminations(&again).is_empty(),
         "{:?}",

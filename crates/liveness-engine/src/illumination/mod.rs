@@ -14,7 +14,9 @@
 //! most three changes, and fewer than three flashes, in any second; no colour of the palette
 //! is a saturated red (red share of the linear colour below 0.8).
 
+mod fit;
 pub mod reading;
+mod regions;
 pub mod sample;
 
 use rand::{CryptoRng, Rng};

@@ -34,7 +34,9 @@
 //! - Anything else is too little light to judge (sunlight drowns the screen, a dim screen, a
 //!   stream that shows no colours): no evidence, so `retry`, never `fail`.
 
-use super::sample::{LightSample, luminance};
+use super::fit::{chroma, fit, swing_of};
+use super::regions::{Gains, Lit, contrast_with_error, median_surround_pixels};
+use super::sample::LightSample;
 use super::{Illumination, MAX_OFFSET_MS};
 use crate::layers::Evidence;
 
@@ -183,82 +185,6 @@ impl LightReading {
     }
 }
 
-/// ln R − ln G, ln B − ln G of a mean linear colour.
-fn chroma(rgb: [f32; 3]) -> [f32; 2] {
-    let [r, g, b] = rgb.map(|v| v.max(1e-4).ln());
-    [r - g, b - g]
-}
-
-/// Least-squares gain of `x` on `e` and their correlation, after the slow drift of each
-/// (a quadratic in the capture times `t`: a head turning, a cloud passing) is taken out: the
-/// screen's light changes every step, the drift over seconds.
-fn fit(x: &[[f32; 2]], e: &[[f32; 2]], t: &[f32]) -> (f32, f32) {
-    let basis = drift_basis(t);
-    let (mut xe, mut xx, mut ee) = (0.0f32, 0.0f32, 0.0f32);
-    for c in 0..2 {
-        let dx = without_drift(&x.iter().map(|v| v[c]).collect::<Vec<_>>(), &basis);
-        let de = without_drift(&e.iter().map(|v| v[c]).collect::<Vec<_>>(), &basis);
-        for (a, b) in dx.iter().zip(&de) {
-            xe += a * b;
-            xx += a * a;
-            ee += b * b;
-        }
-    }
-    if ee <= f32::EPSILON || xx <= f32::EPSILON {
-        return (0.0, 0.0);
-    }
-    (xe / ee, xe / (xx * ee).sqrt())
-}
-
-/// An orthonormal basis of constant, linear and quadratic functions of `t` over its samples
-/// (Gram-Schmidt); fewer vectors when the samples cannot hold three.
-fn drift_basis(t: &[f32]) -> Vec<Vec<f32>> {
-    let (lo, hi) = t
-        .iter()
-        .fold((f32::MAX, f32::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-    let span = (hi - lo).max(1.0);
-    let tau: Vec<f32> = t.iter().map(|&v| 2.0 * (v - lo) / span - 1.0).collect();
-    let mut basis: Vec<Vec<f32>> = Vec::new();
-    for power in 0..3 {
-        let mut v: Vec<f32> = tau.iter().map(|x| x.powi(power)).collect();
-        for q in &basis {
-            let dot: f32 = v.iter().zip(q).map(|(a, b)| a * b).sum();
-            v.iter_mut().zip(q).for_each(|(a, b)| *a -= dot * b);
-        }
-        let norm = v.iter().map(|a| a * a).sum::<f32>().sqrt();
-        if norm > 1e-3 {
-            basis.push(v.into_iter().map(|a| a / norm).collect());
-        }
-    }
-    basis
-}
-
-/// `values` with their projection on `basis` removed.
-fn without_drift(values: &[f32], basis: &[Vec<f32>]) -> Vec<f32> {
-    let mut out = values.to_vec();
-    for q in basis {
-        let dot: f32 = out.iter().zip(q).map(|(a, b)| a * b).sum();
-        out.iter_mut().zip(q).for_each(|(a, b)| *a -= dot * b);
-    }
-    out
-}
-
-/// RMS of the series after its slow drift is taken out: how much the face's colour changes
-/// from step to step.
-fn swing_of(x: &[[f32; 2]], t: &[f32]) -> f32 {
-    let basis = drift_basis(t);
-    let n = x.len().max(1) as f32;
-    let power: f32 = (0..2)
-        .map(|c| {
-            without_drift(&x.iter().map(|v| v[c]).collect::<Vec<_>>(), &basis)
-                .iter()
-                .map(|v| v * v)
-                .sum::<f32>()
-        })
-        .sum();
-    (power / n).sqrt()
-}
-
 /// The frames lit by the sequence if it started at `offset`: (index, shown colour's chroma).
 fn lit_frames(
     samples: &[(u64, LightSample)],
@@ -364,108 +290,6 @@ pub fn read(samples: &[(u64, LightSample)], sequence: &Illumination) -> LightRea
         relief_error,
         swing,
     }
-}
-
-/// A frame lit by the sequence at the best start.
-struct Lit<'a> {
-    sample: &'a LightSample,
-    /// The shown colour's chroma.
-    shown: [f32; 2],
-    /// Which colour of the sequence.
-    step: usize,
-    /// Capture time.
-    t: f32,
-}
-
-/// Each region's gain over the lit frames, and the regions' mean brightness.
-struct Gains {
-    centre: f32,
-    surround: f32,
-    centre_brightness: f32,
-    surround_brightness: f32,
-}
-
-impl Gains {
-    fn of(lit: &[Lit]) -> Self {
-        let e: Vec<[f32; 2]> = lit.iter().map(|l| l.shown).collect();
-        let t: Vec<f32> = lit.iter().map(|l| l.t).collect();
-        let gain = |region: fn(&LightSample) -> [f32; 3]| {
-            let x: Vec<[f32; 2]> = lit.iter().map(|l| chroma(region(l.sample))).collect();
-            fit(&x, &e, &t).0
-        };
-        let brightness = |region: fn(&LightSample) -> [f32; 3]| {
-            lit.iter().map(|l| luminance(region(l.sample))).sum::<f32>() / lit.len().max(1) as f32
-        };
-        Self {
-            centre: gain(|s| s.centre),
-            surround: gain(|s| s.surround),
-            centre_brightness: brightness(|s| s.centre),
-            surround_brightness: brightness(|s| s.surround),
-        }
-    }
-
-    fn surround_ratio(&self) -> f32 {
-        self.surround / self.centre
-    }
-
-    /// Light added on the surround over light added on the face (gain × brightness).
-    fn glare_ratio(&self) -> f32 {
-        self.surround_ratio() * self.surround_brightness / self.centre_brightness.max(1e-4)
-    }
-}
-
-/// The contrast of two regions' answers, (gain of `a` − gain of `b`) ÷ gain of `base`, and
-/// its standard error. The difference of the two regions' chroma (which cancels what changes
-/// both alike) is fitted on the shown colours; its residual gives the error, inflated by the
-/// frames per colour step (frames of one step share their light and much of their noise, so
-/// they count as one).
-fn contrast_with_error(lit: &[Lit], a: Region, b: Region, base: Region) -> (f32, f32) {
-    let e: Vec<[f32; 2]> = lit.iter().map(|l| l.shown).collect();
-    let t: Vec<f32> = lit.iter().map(|l| l.t).collect();
-    let base_series: Vec<[f32; 2]> = lit.iter().map(|l| chroma(base(l.sample))).collect();
-    let difference: Vec<[f32; 2]> = lit
-        .iter()
-        .map(|l| {
-            let (x, y) = (chroma(a(l.sample)), chroma(b(l.sample)));
-            [x[0] - y[0], x[1] - y[1]]
-        })
-        .collect();
-    let (base_gain, _) = fit(&base_series, &e, &t);
-    let (difference_gain, _) = fit(&difference, &e, &t);
-    let contrast = difference_gain / base_gain;
-    let basis = drift_basis(&t);
-    let (mut residual, mut shown_power) = (0.0f32, 0.0f32);
-    for c in 0..2 {
-        let x = without_drift(&difference.iter().map(|v| v[c]).collect::<Vec<_>>(), &basis);
-        let s = without_drift(&e.iter().map(|v| v[c]).collect::<Vec<_>>(), &basis);
-        for (x, s) in x.iter().zip(&s) {
-            residual += (x - difference_gain * s).powi(2);
-            shown_power += s * s;
-        }
-    }
-    let mut steps: Vec<usize> = lit.iter().map(|l| l.step).collect();
-    steps.dedup();
-    let frames_per_step = lit.len() as f32 / steps.len().max(1) as f32;
-    let dof = (2 * lit.len()).saturating_sub(2 * basis.len() + 1).max(1) as f32;
-    let error = (residual / dof / shown_power.max(f32::EPSILON) * frames_per_step).sqrt()
-        / base_gain.abs().max(f32::EPSILON);
-    (
-        contrast,
-        if error.is_finite() {
-            error
-        } else {
-            f32::INFINITY
-        },
-    )
-}
-
-/// One region of a light sample.
-type Region = fn(&LightSample) -> [f32; 3];
-
-fn median_surround_pixels(lit: &[Lit]) -> u32 {
-    let mut pixels: Vec<u32> = lit.iter().map(|l| l.sample.surround_pixels).collect();
-    pixels.sort_unstable();
-    pixels.get(pixels.len() / 2).copied().unwrap_or(0)
 }
 
 #[cfg(test)]
