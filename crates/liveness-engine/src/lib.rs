@@ -20,6 +20,7 @@ pub mod observation;
 pub mod parallax;
 pub mod patch;
 pub mod replay;
+pub mod room;
 mod session;
 pub mod signals;
 pub mod surround;

@@ -13,6 +13,7 @@ use image::RgbImage;
 
 use crate::homography::{Homography, residuals};
 use crate::patch::{BLOCK, FACE_HALF, GreyPatch, ssd, ssd_row};
+use crate::room::{self, RoomMotion, RoomPatch};
 use crate::surround::{self, SURROUND_HALF, SURROUND_SIDE, SurroundMotion};
 
 /// Side of the face patch kept for the next frames' comparisons. 160 px keeps a 640×480
@@ -22,11 +23,13 @@ pub const PATCH_SIDE: usize = 160;
 const SEARCH: i32 = 6;
 const TRACKED_POINTS: usize = 60;
 
-/// The grey face patch and the wider patch of its surroundings, kept for later frames.
+/// The grey face patch, the wider patch of its surroundings and a coarse copy of the whole
+/// frame (the room), kept for later frames.
 #[derive(Debug, Clone)]
 pub struct FacePatch {
     face: GreyPatch,
     surround: GreyPatch,
+    room: RoomPatch,
 }
 
 impl FacePatch {
@@ -36,6 +39,7 @@ impl FacePatch {
         Self {
             face: GreyPatch::capture(img, centre, FACE_HALF * side, PATCH_SIDE),
             surround: GreyPatch::capture(img, centre, SURROUND_HALF * side, SURROUND_SIDE),
+            room: RoomPatch::capture(img, bbox),
         }
     }
 
@@ -94,6 +98,8 @@ pub struct PairParallax {
     pub off_plane: f32,
     /// Whether the face's surroundings moved with its plane ([`surround`]).
     pub surround: SurroundMotion,
+    /// Whether the far room moved: the camera did ([`room`]).
+    pub room: RoomMotion,
 }
 
 /// Tracks textured points from `a` to `b`; `predict` maps image points of frame `a` to where
@@ -104,6 +110,7 @@ pub fn measure(
     predict: &Affine,
     eye_span: f32,
 ) -> Option<PairParallax> {
+    let rooms = (&a.room, &b.room);
     let (a, b, around_a, around_b) = (&a.face, &b.face, &a.surround, &b.surround);
     let texture = a.texture_map();
     let mut candidates: Vec<(f32, i32, i32)> = Vec::new();
@@ -135,6 +142,7 @@ pub fn measure(
         shape_change: similarity / unit,
         off_plane: homography / unit,
         surround: surround::classify(around_a, around_b, &face_motion),
+        room: room::classify(rooms.0, rooms.1),
     })
 }
 

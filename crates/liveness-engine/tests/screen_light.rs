@@ -118,8 +118,19 @@ fn print_runs(runs: &[LitRun]) {
             })
             .map(|l| format!("{:?}:{:?}", l.layer, l.evidence))
             .collect();
+        let room = r
+            .report
+            .layers
+            .iter()
+            .find(|l| l.layer == facegate_liveness_engine::Layer::Motion)
+            .and_then(|l| {
+                l.reason
+                    .rsplit_once("; room ")
+                    .map(|(_, room)| room.to_string())
+            })
+            .unwrap_or_default();
         println!(
-            "{} | {} | {:?} {:.3} {:?} | {light} | {}",
+            "{} | {} | {:?} {:.3} {:?} | {light} | {} | room {room}",
             r.label,
             r.name,
             r.report.verdict,
@@ -237,11 +248,13 @@ fn held_back_live_passes_in_bright_and_dim_light_and_no_light_attack_passes() {
             assert_eq!(passed, sessions, "{class} @ {ratio}");
         }
     }
-    // measured, and short of the goal: a hand-held camera moves face and room together like
-    // a photo card moved about, so it passes only where the light shows a curved face; in a
-    // bright office (0.05) the light is too weak for that and the session ends in `retry`
-    assert_eq!(passed_of("live hand-held camera", 0.3), (2, 4));
-    assert_eq!(passed_of("live hand-held camera", 0.05), (0, 4));
+    // measured: a hand-held camera moves face and room together; where the frame's outer
+    // band shows the room moving (or is too plain to judge) the light decides, so 3 of 4 pass
+    // in a bright office and in a dim room. The fourth (expressions-woman-1) ends in `retry`
+    // at both ratios on the anti-spoof layer: the phone's zoom puts most of the model's view
+    // outside the frame, where the model is no evidence (docs/accuracy.md)
+    assert_eq!(passed_of("live hand-held camera", 0.3), (3, 4));
+    assert_eq!(passed_of("live hand-held camera", 0.05), (3, 4));
     let attacks_passed: Vec<_> = runs
         .iter()
         .filter(|r| r.truth == Truth::Attack && r.report.verdict == Verdict::Pass)

@@ -25,7 +25,9 @@
 //! Attack: off-plane share below [`PLANAR_SHARE`] over at least [`MIN_MOVING_PAIRS`] moving
 //! pairs. Surroundings moving with the face (share at least [`SURROUND_ATTACK`] over at
 //! least [`MIN_SURROUND_PAIRS`] pairs) were attack evidence until issue 29; a hand-held
-//! camera does the same to a live face, so now they only withhold the layer's evidence.
+//! camera does the same to a live face, so now they only withhold the layer's evidence, and
+//! only while the far room, the frame's outer band, is seen to stay (`room.rs`): when the room
+//! moves too, the camera moved, and the screen's light decides.
 //! No evidence: fewer than [`MIN_MOVING_PAIRS`] moving pairs, or pixels tracked in fewer than
 //! [`MIN_TRACKED_SHARE`] of the faces (tracking noise is not depth), or a face that swayed at
 //! least [`SWAY_WEIGHED`] eye spans with a median off-plane residual under
@@ -76,6 +78,18 @@ pub const SWAY_WEIGHED: f32 = 0.15;
 /// least 0.15: live 0.044–0.051, photo attacks 0.002–0.028 (docs/accuracy.md).
 pub const MIN_OFF_PLANE_PER_SWAY: f32 = 0.035;
 
+/// Room blocks a pair needs before it says whether the camera moved.
+pub const ROOM_DECISIVE_PAIR: u16 = 4;
+/// Share of a pair's decisive room blocks that must have shifted for the room to have moved:
+/// all round the frame, not where a card happens to reach the edge.
+pub const ROOM_MOVED_BLOCKS: f32 = 0.85;
+/// Pairs with decisive room blocks needed before the camera's motion is judged.
+pub const MIN_ROOM_PAIRS: usize = 4;
+/// Share of those pairs whose room moved (most of its decisive blocks shifted) from which
+/// the camera moved: a hand-held phone, not a camera standing still (set on the calibration
+/// half, docs/accuracy.md).
+pub const CAMERA_MOVED_SHARE: f32 = 0.3;
+
 /// The measured motion, exposed for evaluation and calibration.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MotionSummary {
@@ -100,6 +114,11 @@ pub struct MotionSummary {
     pub surround_stayed: usize,
     /// Pairs with at least [`DECISIVE_PAIR`] decisive ring blocks.
     pub surround_pairs: usize,
+    /// Pairs with at least [`ROOM_DECISIVE_PAIR`] decisive room blocks (`room.rs`).
+    pub room_pairs: usize,
+    /// Of those, pairs where at least [`ROOM_MOVED_BLOCKS`] of the decisive room blocks
+    /// shifted.
+    pub room_moved_pairs: usize,
 }
 
 impl MotionSummary {
@@ -115,6 +134,28 @@ impl MotionSummary {
     /// Whether the face and its surroundings moved as one flat picture.
     pub fn surroundings_move_with_face(&self) -> bool {
         self.surround_pairs >= MIN_SURROUND_PAIRS && self.surround_share() >= SURROUND_ATTACK
+    }
+
+    /// Share of the judged pairs whose room moved; NaN with none.
+    pub fn room_moved_share(&self) -> f32 {
+        if self.room_pairs == 0 {
+            return f32::NAN;
+        }
+        self.room_moved_pairs as f32 / self.room_pairs as f32
+    }
+
+    /// Whether the camera itself moved (a hand-held phone): then face and surroundings moving
+    /// together, or a sway without parallax, are what the camera did, not a card moved
+    /// before it.
+    pub fn camera_moved(&self) -> bool {
+        self.room_pairs >= MIN_ROOM_PAIRS && self.room_moved_share() >= CAMERA_MOVED_SHARE
+    }
+
+    /// Whether the room was seen to stay where it was: a camera standing still. Only then do
+    /// surroundings moving with the face, or a sway without parallax, say that a card was
+    /// moved before it. A room too plain to track (a bare wall, a green screen) says neither.
+    pub fn room_stayed(&self) -> bool {
+        self.room_pairs >= MIN_ROOM_PAIRS && self.room_moved_share() < CAMERA_MOVED_SHARE
     }
 
     /// Tracked pairs per analysed face; 0 with no face.
@@ -212,11 +253,21 @@ pub fn summarise(frames: &[FrameObservation]) -> MotionSummary {
         .iter()
         .filter(|p| usize::from(p.surround.with_face + p.surround.stayed) >= DECISIVE_PAIR)
         .count();
+    let room_judged: Vec<_> = pairs
+        .iter()
+        .filter(|p| p.room.decisive() >= ROOM_DECISIVE_PAIR)
+        .collect();
+    let room_moved_pairs = room_judged
+        .iter()
+        .filter(|p| f32::from(p.room.moved) >= ROOM_MOVED_BLOCKS * f32::from(p.room.decisive()))
+        .count();
     MotionSummary {
         faces: observed.len(),
         surround_with_face,
         surround_stayed,
         surround_pairs,
+        room_pairs: room_judged.len(),
+        room_moved_pairs,
         pairs: pairs.len(),
         shape_pairs,
         off_plane,
@@ -230,11 +281,12 @@ pub fn summarise(frames: &[FrameObservation]) -> MotionSummary {
 /// The layer over `frames`, with the light check's `light` reading (none when it is off).
 /// When the light followed this session's sequence on a near face, a face that moved too
 /// little to judge (a still person) is not held against the session: the layer scores
-/// [`NEUTRAL_WITH_LIGHT`]. A face that swayed without parallax, or whose surroundings moved
-/// with it (a hand-held camera, a swaying person, or a photo card moved about), is let go only
-/// when the light confirmed a curved face ([`LightReading::confirms_depth`]); in weaker light
-/// it keeps the session from passing (`retry`), since a photo card moved before the camera
-/// looks the same.
+/// [`NEUTRAL_WITH_LIGHT`]. So is a face that swayed without parallax, or whose surroundings
+/// moved with it, when the camera itself moved or the room is too plain to tell (a hand-held
+/// phone: `room.rs`). Only where the room was seen to stay ([`MotionSummary::room_stayed`]: a
+/// camera standing still, so a photo card moved before it) is such a face let go just when the
+/// light confirmed a curved face ([`LightReading::confirms_depth`]); in weaker light it keeps
+/// the session from passing (`retry`).
 ///
 /// In active mode (`challenged`) the light's answer is enough on its own: a photo moved about
 /// cannot perform the random challenges.
@@ -245,12 +297,13 @@ pub fn score(
 ) -> LayerScore {
     let m = summarise(frames);
     let light_follows = light.is_some_and(|l| l.finding == LightFinding::Follows);
-    let moved_as_a_picture =
-        !challenged && (m.surroundings_move_with_face() || m.sway_without_parallax());
+    let moved_as_a_picture = !challenged
+        && m.room_stayed()
+        && (m.surroundings_move_with_face() || m.sway_without_parallax());
     let light_measured =
         light_follows && (!moved_as_a_picture || light.is_some_and(LightReading::confirms_depth));
     let reason = format!(
-        "off-plane share {:.3} over {} moving pairs of {} tracked in {} faces (median off-plane {:.4} eye spans), sway {:.3} eye spans, blink {}; surroundings moved with the face in {:.2} of ring blocks ({} with, {} stayed, {} pairs)",
+        "off-plane share {:.3} over {} moving pairs of {} tracked in {} faces (median off-plane {:.4} eye spans), sway {:.3} eye spans, blink {}; surroundings moved with the face in {:.2} of ring blocks ({} with, {} stayed, {} pairs); room moved in {} of {} pairs",
         m.off_plane_share,
         m.moving_pairs,
         m.pairs,
@@ -261,7 +314,9 @@ pub fn score(
         m.surround_share(),
         m.surround_with_face,
         m.surround_stayed,
-        m.surround_pairs
+        m.surround_pairs,
+        m.room_moved_pairs,
+        m.room_pairs
     );
     match m.evidence() {
         Evidence::Attack => LayerScore::attack(Layer::Motion, reason),
@@ -296,6 +351,8 @@ mod tests {
             surround_with_face: 0,
             surround_stayed: 0,
             surround_pairs: 0,
+            room_pairs: 0,
+            room_moved_pairs: 0,
         }
     }
 
