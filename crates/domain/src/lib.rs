@@ -14,7 +14,7 @@ pub mod webhook;
 pub use collection::{Collection, IndexedFace};
 pub use error::DomainError;
 pub use ids::{ExternalId, TenantId};
-pub use session::{Session, SessionKind, SessionMode, SessionStatus};
+pub use session::{FaceMatch, Session, SessionKind, SessionMode, SessionStatus};
 pub use tenant::{ApiKey, Tenant};
 pub use vector::{SearchHit, VectorIndex};
 pub use verdict::{Verdict, VerdictThresholds};

@@ -120,9 +120,36 @@ pub struct Session {
     /// Per-layer scores of the verdict as JSON (for API-key reads only, never the browser).
     pub layers: Option<String>,
     pub has_photo: bool,
+    /// Liveness with verify: whether the reference face's embedding is still held (from
+    /// creation until the session completes or expires).
+    pub has_reference: bool,
+    /// The similarity at which the portrait matches the reference (set at creation).
+    pub match_threshold: Option<f32>,
+    /// The portrait compared with the reference, after a `pass` of a session created with one.
+    pub face_match: Option<FaceMatch>,
     pub created_at: UnixMillis,
     pub expires_at: UnixMillis,
     pub completed_at: Option<UnixMillis>,
+}
+
+/// The live portrait compared with the session's reference image (liveness with verify).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct FaceMatch {
+    /// 0..1, the face engine's calibrated similarity.
+    pub similarity: f32,
+    /// `similarity >= threshold`.
+    pub is_match: bool,
+    pub threshold: f32,
+}
+
+impl FaceMatch {
+    pub fn new(similarity: f32, threshold: f32) -> Self {
+        Self {
+            similarity,
+            is_match: similarity >= threshold,
+            threshold,
+        }
+    }
 }
 
 impl Session {

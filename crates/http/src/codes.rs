@@ -56,9 +56,12 @@ error_codes! {
     InvalidIdentifier = 400, "invalid_identifier", "an `external_id`, `external_face_id` or `face_id` of the wrong form";
     InvalidParameter = 400, "invalid_parameter", "a query or form parameter out of its range or set";
     UnknownParameter = 400, "unknown_parameter", "an unknown query parameter";
-    InvalidJson = 400, "invalid_json", "a malformed JSON body (413 when over 64 KB, 415 without a JSON content type)";
+    InvalidJson = 400, "invalid_json", "a malformed JSON body (413 when over 64 KB, or 12 MB for a managed session, which may carry a reference image; 415 without a JSON content type)";
     InvalidMode = 400, "invalid_mode", "`mode` other than `passive` or `active`";
     InvalidReferenceId = 400, "invalid_reference_id", "`reference_id` empty, over 256 characters, or with control characters";
+    InvalidReferenceImage = 400, "invalid_reference_image", "`reference_image` is not base64 (standard alphabet, padded)";
+    ReferenceNoFace = 400, "reference_no_face", "no face was found in `reference_image`";
+    InvalidMatchThreshold = 400, "invalid_match_threshold", "`match_threshold` not a number from 0 to 1";
     InvalidFingerprintId = 400, "invalid_fingerprint_id", "`fingerprint_id` empty, over 256 characters, or with control characters";
     InvalidRedirectUrl = 400, "invalid_redirect_url", "a `redirect_url` that is not a public https URL";
     InvalidWebhookUrl = 400, "invalid_webhook_url", "a `webhook_url` that is not a public https URL that resolves";

@@ -65,5 +65,7 @@ where
 
 /// Largest JSON body accepted (collection creation and future JSON routes).
 pub(crate) const MAX_JSON_BYTES: usize = 64 * 1024;
+/// Largest `POST /api/v1/managed-session` body: room for an 8 MB `reference_image` in base64.
+pub(crate) const MAX_SESSION_JSON_BYTES: usize = 12 * 1024 * 1024;
 
 pub use routes::configure;

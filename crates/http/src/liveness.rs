@@ -44,6 +44,15 @@ pub struct ManagedSessionBody {
     /// `passive`, or `active` (challenges; also when omitted).
     #[schema(example = "passive", value_type = Option<SessionModeName>)]
     mode: Option<String>,
+    /// Liveness with verify: the customer's ID photo (JPEG, PNG or WebP, at most 8 MB), base64
+    /// with the standard alphabet, padded. After a `pass` the ICAO portrait is compared with it
+    /// and the result read with the API key, and the webhook, carry `match`. Only the face's
+    /// embedding is kept, until the session completes or expires.
+    #[schema(format = Byte, max_length = 11_184_812)]
+    reference_image: Option<String>,
+    /// Similarity (0..1) from which the portrait matches `reference_image`; default 0.65.
+    #[schema(minimum = 0.0, maximum = 1.0, example = 0.65)]
+    match_threshold: Option<f32>,
 }
 
 /// A session's mode.
@@ -155,8 +164,10 @@ async fn read<T: Send + 'static>(
     request_body = ManagedSessionBody,
     responses(
         (status = 201, description = "Session created", body = ManagedSessionCreated),
-        (status = 400, description = "`invalid_json`, `invalid_mode`, `invalid_reference_id`, `invalid_redirect_url`, `invalid_webhook_url`", body = ErrorBody),
+        (status = 400, description = "`invalid_json`, `invalid_mode`, `invalid_reference_id`, `invalid_redirect_url`, `invalid_webhook_url`, `invalid_reference_image`, `reference_no_face`, `invalid_match_threshold`, `empty_image`, `invalid_image`", body = ErrorBody),
         (status = 408, description = "the body arrived too slowly (`body_timeout`)", body = ErrorBody),
+        (status = 413, description = "`invalid_json` (body over 12 MB), `image_too_large` (reference over 8 MB decoded), `image_too_many_pixels`", body = ErrorBody),
+        (status = 415, description = "`invalid_json` (not a JSON content type), `unsupported_image_format` (reference not JPEG, PNG or WebP)", body = ErrorBody),
         KeyErrors,
     ),
     security(("api_key" = [])))]
@@ -171,6 +182,8 @@ pub async fn create_managed(
         webhook_url: body.webhook_url,
         reference_id: body.reference_id,
         mode: body.mode,
+        reference_image: body.reference_image,
+        match_threshold: body.match_threshold,
     };
     let created = run(&state, move |s| s.create_managed(tenant.0, request)).await?;
     Ok(HttpResponse::Created().json(ManagedSessionCreated {

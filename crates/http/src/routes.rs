@@ -8,8 +8,8 @@ use actix_web::{HttpResponse, ResponseError, Route, web};
 
 use crate::error::{ApiError, Code};
 use crate::{
-    AppState, MAX_JSON_BYTES, collections, deadline, faces, health, liveness, observability,
-    openapi, search, ui, ws,
+    AppState, MAX_JSON_BYTES, MAX_SESSION_JSON_BYTES, collections, deadline, faces, health,
+    liveness, observability, openapi, search, ui, ws,
 };
 
 /// One path with a handler per method; any other method gets 405 with an `Allow` header
@@ -48,29 +48,35 @@ pub(crate) async fn not_found() -> HttpResponse {
     ApiError::new(Code::RouteNotFound, "no route matches this path").error_response()
 }
 
+/// JSON bodies up to `limit` bytes, their errors mapped onto `invalid_json` (413 over the
+/// limit, 415 without a JSON content type) or `body_timeout`.
+fn json_config(limit: usize) -> web::JsonConfig {
+    web::JsonConfig::default()
+        .limit(limit)
+        .error_handler(|e, _| {
+            if let actix_web::error::JsonPayloadError::Payload(payload) = &e
+                && deadline::is_body_timeout(payload)
+            {
+                return deadline::body_timeout().into();
+            }
+            let status = match &e {
+                actix_web::error::JsonPayloadError::Overflow { .. }
+                | actix_web::error::JsonPayloadError::OverflowKnownLength { .. } => {
+                    actix_web::http::StatusCode::PAYLOAD_TOO_LARGE
+                }
+                actix_web::error::JsonPayloadError::ContentType => {
+                    actix_web::http::StatusCode::UNSUPPORTED_MEDIA_TYPE
+                }
+                _ => actix_web::http::StatusCode::BAD_REQUEST,
+            };
+            ApiError::with_status(status, Code::InvalidJson, e.to_string()).into()
+        })
+}
+
 /// Registers every route of the service on an actix `ServiceConfig`.
 pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg: &mut web::ServiceConfig| {
-        let json = web::JsonConfig::default()
-            .limit(MAX_JSON_BYTES)
-            .error_handler(|e, _| {
-                if let actix_web::error::JsonPayloadError::Payload(payload) = &e
-                    && deadline::is_body_timeout(payload)
-                {
-                    return deadline::body_timeout().into();
-                }
-                let status = match &e {
-                    actix_web::error::JsonPayloadError::Overflow { .. }
-                    | actix_web::error::JsonPayloadError::OverflowKnownLength { .. } => {
-                        actix_web::http::StatusCode::PAYLOAD_TOO_LARGE
-                    }
-                    actix_web::error::JsonPayloadError::ContentType => {
-                        actix_web::http::StatusCode::UNSUPPORTED_MEDIA_TYPE
-                    }
-                    _ => actix_web::http::StatusCode::BAD_REQUEST,
-                };
-                ApiError::with_status(status, Code::InvalidJson, e.to_string()).into()
-            });
+        let json = json_config(MAX_JSON_BYTES);
         let query = web::QueryConfig::default()
             .error_handler(|e, _| ApiError::new(Code::InvalidParameter, e.to_string()).into());
         let path = web::PathConfig::default()
@@ -99,10 +105,14 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
                 "/api/v1/compare-faces",
                 vec![(Method::POST, web::to(faces::compare_v1))],
             ))
-            .service(resource(
-                "/api/v1/managed-session",
-                vec![(Method::POST, web::to(liveness::create_managed))],
-            ))
+            .service(
+                resource(
+                    "/api/v1/managed-session",
+                    vec![(Method::POST, web::to(liveness::create_managed))],
+                )
+                // a reference image travels in the JSON body
+                .app_data(json_config(MAX_SESSION_JSON_BYTES)),
+            )
             .service(resource(
                 "/api/v1/session",
                 vec![(Method::POST, web::to(liveness::create_direct))],

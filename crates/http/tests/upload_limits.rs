@@ -64,6 +64,7 @@ async fn every_upload_route_refuses_an_image_over_the_pixel_limit() {
                 confidence: 0.9,
                 layers_json: "{}".into(),
                 photo: Some((portrait, 0.9)),
+                face_match: None,
             },
             None,
         )

@@ -20,6 +20,11 @@ pub struct ManagedSessionRequest {
     pub webhook_url: Option<String>,
     pub reference_id: Option<String>,
     pub mode: Option<String>,
+    /// Liveness with verify: the customer's ID photo, base64 (at most 8 MB decoded).
+    pub reference_image: Option<String>,
+    /// Similarity at which the portrait matches the reference (0..=1; default the
+    /// deployment's compare threshold, 0.65).
+    pub match_threshold: Option<f32>,
 }
 
 /// `POST /api/v1/session`.
@@ -73,8 +78,8 @@ impl SessionService {
         )
     }
 
-    /// Creates a managed session for `tenant`. Resolves the URLs' hosts: call it off the async
-    /// workers.
+    /// Creates a managed session for `tenant`. Resolves the URLs' hosts and, with a reference
+    /// image, runs inference on it: call it off the async workers.
     pub fn create_managed(
         &self,
         tenant: TenantId,
@@ -106,6 +111,12 @@ impl SessionService {
                     .map_err(SessionError::InvalidWebhookUrl)
             })
             .transpose()?;
+        let match_threshold = self.match_threshold(request.match_threshold)?;
+        let reference_embedding = request
+            .reference_image
+            .as_deref()
+            .map(|image| self.reference_embedding(image))
+            .transpose()?;
         let new = NewSession {
             tenant_id: tenant,
             kind: SessionKind::Managed,
@@ -118,6 +129,8 @@ impl SessionService {
             attempt_number: 1,
             max_attempts: 1,
             lifetime_ms: self.settings.lifetime_ms,
+            match_threshold: reference_embedding.is_some().then_some(match_threshold),
+            reference_embedding,
         };
         let (session, token) = self.store.create_session(&new)?;
         let session_url = self.session_url(&session, &token);
@@ -181,6 +194,8 @@ impl SessionService {
             attempt_number: attempt,
             max_attempts: policy.max_attempts,
             lifetime_ms: self.settings.lifetime_ms,
+            reference_embedding: None,
+            match_threshold: None,
         };
         let (session, token) = self.store.create_session(&new)?;
         let session_url = self.session_url(&session, &token);

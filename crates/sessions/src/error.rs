@@ -13,6 +13,14 @@ pub enum SessionError {
     InvalidReferenceId { max: usize },
     #[error("`fingerprint_id` must be at most {max} printable characters")]
     InvalidFingerprint { max: usize },
+    #[error("`reference_image` is not base64 of an image: {0}")]
+    InvalidReferenceImage(String),
+    #[error("`reference_image` may be at most {max} bytes after base64 decoding")]
+    ReferenceTooLarge { max: usize },
+    #[error("no face was found in `reference_image`")]
+    ReferenceHasNoFace,
+    #[error("`match_threshold` must be a number from 0 to 1")]
+    InvalidMatchThreshold,
     #[error("redirect_url refused: {0}")]
     InvalidRedirectUrl(webhooks::UrlRefusal),
     #[error("webhook_url refused: {0}")]

@@ -7,6 +7,7 @@
 //!   analysed on one bounded pool shared by every session, then completion (result, portrait
 //!   and webhook outbox in one transaction), the verdict event, and a normal close.
 //! - [`page`]: the verification page's start-up state (link valid, mode, end state).
+//! - [`verify`]: liveness with verify (a reference image at creation, its match after a `pass`).
 
 pub mod create;
 mod error;
@@ -17,6 +18,7 @@ pub mod page;
 pub mod read;
 pub mod stats;
 pub mod sweeper;
+pub mod verify;
 
 use std::sync::Arc;
 

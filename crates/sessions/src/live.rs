@@ -368,6 +368,16 @@ impl Live {
             }
             _ => None,
         };
+        let face_match = match &photo {
+            Some((jpeg, _)) => self
+                .service
+                .match_portrait(session, jpeg)
+                .unwrap_or_else(|e| {
+                    tracing::warn!(session = %session.id, error = %e, "portrait not matched with the reference");
+                    None
+                }),
+            None => None,
+        };
         let outcome = SessionOutcome {
             verdict: report.verdict,
             confidence: report.confidence,
@@ -377,6 +387,7 @@ impl Live {
             })
             .to_string(),
             photo,
+            face_match,
         };
         let webhook = session.webhook_url.as_ref().map(|url| NewDelivery {
             url: url.clone(),
@@ -387,6 +398,7 @@ impl Live {
                 "confidence": report.confidence,
                 "reference_id": session.reference_id,
                 "mode": session.mode.as_str(),
+                "match": face_match.as_ref().map(crate::verify::match_json),
                 "completed_at": storage::now_millis(),
             })
             .to_string(),

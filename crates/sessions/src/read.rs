@@ -50,10 +50,23 @@ pub struct ResultDetail {
     /// judge; only `attack` fails a session on its own).
     #[schema(value_type = Object)]
     pub layers: Option<serde_json::Value>,
+    /// Liveness with verify: the portrait compared with the session's `reference_image`, after
+    /// a `pass` of a session created with one (absent otherwise).
+    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
+    pub face_match: Option<MatchView>,
     /// Unix milliseconds.
     pub created_at: i64,
     pub completed_at: Option<i64>,
     pub expires_at: i64,
+}
+
+/// The portrait compared with the reference image.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct MatchView {
+    /// 0..1.
+    pub similarity: f32,
+    pub is_match: bool,
+    pub threshold: f32,
 }
 
 /// The portrait, or why there is none yet.
@@ -121,6 +134,11 @@ impl SessionService {
                 .layers
                 .as_deref()
                 .and_then(|l| serde_json::from_str(l).ok()),
+            face_match: session.face_match.map(|m| MatchView {
+                similarity: m.similarity,
+                is_match: m.is_match,
+                threshold: m.threshold,
+            }),
             created_at: session.created_at,
             completed_at: session.completed_at,
             expires_at: session.expires_at,

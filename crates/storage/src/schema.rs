@@ -66,6 +66,9 @@ diesel::table! {
         expires_at -> BigInt,
         completed_at -> Nullable<BigInt>,
         layers -> Nullable<Text>,
+        reference_embedding -> Nullable<Binary>,
+        match_threshold -> Nullable<Double>,
+        face_match -> Nullable<Text>,
     }
 }
 

@@ -24,6 +24,10 @@ pub struct NewSession {
     pub attempt_number: u32,
     pub max_attempts: u32,
     pub lifetime_ms: i64,
+    /// Liveness with verify: the reference face's embedding, held until the session completes
+    /// or expires.
+    pub reference_embedding: Option<Vec<f32>>,
+    pub match_threshold: Option<f32>,
 }
 
 #[derive(Queryable, Insertable)]
@@ -50,6 +54,9 @@ struct SessionRow {
     expires_at: i64,
     completed_at: Option<i64>,
     layers: Option<String>,
+    reference_embedding: Option<Vec<u8>>,
+    match_threshold: Option<f64>,
+    face_match: Option<String>,
 }
 
 /// The outcome of a finished liveness session, stored in one transaction with its webhook.
@@ -61,6 +68,8 @@ pub struct SessionOutcome {
     pub layers_json: String,
     /// The ICAO portrait JPEG and its quality score; kept only for a `pass`.
     pub photo: Option<(Vec<u8>, f32)>,
+    /// The portrait compared with the reference (sessions created with one, after a `pass`).
+    pub face_match: Option<domain::FaceMatch>,
 }
 
 fn verdict_str(verdict: Verdict) -> &'static str {
@@ -116,6 +125,14 @@ impl SessionRow {
             photo_quality_score: self.photo_quality_score.map(|q| q as f32),
             layers: self.layers,
             has_photo: self.photo.is_some(),
+            has_reference: self.reference_embedding.is_some(),
+            match_threshold: self.match_threshold.map(|t| t as f32),
+            face_match: match self.face_match.as_deref() {
+                None => None,
+                Some(json) => {
+                    Some(serde_json::from_str(json).map_err(|_| corrupt("face_match", json))?)
+                }
+            },
             created_at: self.created_at,
             expires_at: self.expires_at,
             completed_at: self.completed_at,
@@ -150,6 +167,12 @@ impl Store {
             expires_at: now + new.lifetime_ms,
             completed_at: None,
             layers: None,
+            reference_embedding: new
+                .reference_embedding
+                .as_deref()
+                .map(crate::embedding_to_blob),
+            match_threshold: new.match_threshold.map(f64::from),
+            face_match: None,
         };
         diesel::insert_into(sessions::table)
             .values(&row)
@@ -268,6 +291,11 @@ impl Store {
             (Verdict::Pass, Some((jpeg, q))) => (Some(jpeg.clone()), Some(f64::from(*q))),
             _ => (None, None),
         };
+        let face_match = outcome
+            .face_match
+            .map(|m| serde_json::to_string(&m))
+            .transpose()
+            .map_err(|e| StorageError::Corrupt(format!("face match: {e}")))?;
         let now = now_millis();
         let mut conn = self.conn()?;
         conn.transaction::<_, StorageError, _>(|c| {
@@ -293,6 +321,9 @@ impl Store {
                 sessions::photo_quality_score.eq(quality),
                 sessions::completed_at.eq(Some(now)),
                 sessions::expires_at.eq(readable_until),
+                // the reference's purpose ends with the verdict
+                sessions::reference_embedding.eq(None::<Vec<u8>>),
+                sessions::face_match.eq(face_match.as_deref()),
             ))
             .execute(c)
             .map_err(|e| StorageError::from_diesel(Entity::Session, e))?;
@@ -368,8 +399,19 @@ impl Store {
             .map(|_| ())
     }
 
-    /// Retention sweep: expires unfinished sessions past `expires_at` and deletes the photo of
-    /// every session past `expires_at`. Returns (sessions expired, photos deleted).
+    /// The reference face's embedding of a session created with one, while it is held (until
+    /// the session completes or expires).
+    pub fn session_reference_embedding(&self, id: Uuid) -> StorageResult<Option<Vec<f32>>> {
+        self.session_row(id)?
+            .reference_embedding
+            .as_deref()
+            .map(crate::embedding_from_blob)
+            .transpose()
+    }
+
+    /// Retention sweep: expires unfinished sessions past `expires_at` and deletes the photo and
+    /// the reference embedding of every session past `expires_at`. Returns (sessions expired,
+    /// photos deleted).
     pub fn sweep_expired_sessions(&self, now: i64) -> StorageResult<(usize, usize)> {
         let mut conn = self.conn()?;
         conn.transaction::<_, diesel::result::Error, _>(|c| {
@@ -388,6 +430,13 @@ impl Store {
                     .filter(sessions::photo.is_not_null()),
             )
             .set(sessions::photo.eq(None::<Vec<u8>>))
+            .execute(c)?;
+            diesel::update(
+                sessions::table
+                    .filter(sessions::expires_at.le(now))
+                    .filter(sessions::reference_embedding.is_not_null()),
+            )
+            .set(sessions::reference_embedding.eq(None::<Vec<u8>>))
             .execute(c)?;
             Ok((expired, photos))
         })

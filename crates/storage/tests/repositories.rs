@@ -244,9 +244,19 @@ fn sessions_keep_tokens_as_digests_and_retention_deletes_photos() {
             attempt_number: 1,
             max_attempts: 3,
             lifetime_ms,
+            reference_embedding: Some(vec![0.6, 0.8]),
+            match_threshold: Some(0.7),
         };
         let (session, token) = store.create_session(&new(60_000)).expect("session");
         assert_eq!(session.status, SessionStatus::Created);
+        assert!(session.has_reference && session.match_threshold == Some(0.7));
+        assert_eq!(
+            store
+                .session_reference_embedding(session.id)
+                .expect("reference"),
+            Some(vec![0.6, 0.8]),
+            "{backend}"
+        );
         assert!(
             store.session_with_token(session.id, &token).is_ok(),
             "{backend}"
@@ -264,6 +274,7 @@ fn sessions_keep_tokens_as_digests_and_retention_deletes_photos() {
             confidence: 0.91,
             layers_json: "[]".into(),
             photo: Some((vec![0xFF, 0xD8, 0xFF, 0xD9], 0.8)),
+            face_match: Some(domain::FaceMatch::new(0.82, 0.7)),
         };
         let webhook = NewDelivery {
             url: "https://example.com/hook".into(),
@@ -274,6 +285,17 @@ fn sessions_keep_tokens_as_digests_and_retention_deletes_photos() {
             .expect("complete");
         assert_eq!(done.verdict, Some(Verdict::Pass));
         assert!(done.has_photo);
+        assert_eq!(done.face_match, Some(domain::FaceMatch::new(0.82, 0.7)));
+        assert!(done.face_match.is_some_and(|m| m.is_match));
+        assert!(
+            !done.has_reference,
+            "{backend}: the reference goes with the verdict"
+        );
+        assert_eq!(
+            store.session_reference_embedding(session.id).expect("gone"),
+            None,
+            "{backend}"
+        );
         assert!(
             store
                 .complete_session(session.id, &outcome, Some(&webhook))
@@ -302,6 +324,11 @@ fn sessions_keep_tokens_as_digests_and_retention_deletes_photos() {
             store.session_with_token(short.id, &short_token),
             Err(StorageError::NotFound { .. })
         ));
+        assert_eq!(
+            store.session_reference_embedding(short.id).expect("row"),
+            None,
+            "{backend}: an expired session's reference is deleted by the sweep"
+        );
         // the completed session's photo goes once its lifetime has passed
         let (_, photos) = store
             .sweep_expired_sessions(now_millis() + 120_000)
@@ -401,7 +428,7 @@ fn migrations_go_up_down_and_up_again() {
         let mut conn = db.store.connection().expect("conn");
         connection::revert_all_migrations(&mut conn).expect("down");
         // PostgreSQL has one more migration: the optional pgvector column and index
-        let expected = if backend == "postgres" { 4 } else { 3 };
+        let expected = if backend == "postgres" { 5 } else { 4 };
         let applied = connection::run_migrations(&mut conn).expect("up");
         assert_eq!(applied, expected, "{backend}");
         assert_eq!(connection::run_migrations(&mut conn).expect("noop"), 0);

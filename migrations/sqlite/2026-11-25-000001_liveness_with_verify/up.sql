@@ -1,0 +1,5 @@
+-- Liveness with verify (issue 31): the reference face's embedding, kept only until the session
+-- completes or expires, the session's match threshold, and the match of the portrait with it.
+ALTER TABLE sessions ADD COLUMN reference_embedding BLOB;
+ALTER TABLE sessions ADD COLUMN match_threshold DOUBLE;
+ALTER TABLE sessions ADD COLUMN face_match TEXT;

@@ -1,0 +1,241 @@
+//! Liveness with verify (issue 31) against the real binary, on SQLite and on PostgreSQL: a
+//! managed passive session created with a `reference_image` of the same person ends with
+//! `match.is_match` true in the result read with the API key and in the signed webhook, one of
+//! another person with false; the browser's token never sees the match; a reference that is
+//! not base64, is over 8 MB, or shows no face is refused; the reference's embedding is gone
+//! after completion and after expiry. The screen-light check is off here (its own tests are
+//! `screen_light_sessions.rs`), so the sessions rest on the recorded footage alone; challenge
+//! draws are seeded.
+
+use std::time::Duration;
+
+use base64::Engine as _;
+use facegate_blackbox_tests::database::{Backend, backends};
+use facegate_blackbox_tests::live::{self, video_frames};
+use facegate_blackbox_tests::receiver::{HttpsReceiver, TestCa};
+use facegate_blackbox_tests::{
+    Server, create_key, create_managed_session, post_managed_session, send, start_server_on,
+};
+use serde_json::{Value, json};
+
+fn base64_of(bytes: &[u8]) -> String {
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+fn testdata(relative: &str) -> Vec<u8> {
+    std::fs::read(
+        facegate_blackbox_tests::repo_root()
+            .join("../shared/testdata")
+            .join(relative),
+    )
+    .expect("testdata file")
+}
+
+/// The store the server writes to, opened beside it (no migration, no secret check).
+fn store_of(server: &Server) -> storage::Store {
+    storage::Store::open_without_migrating(
+        &server.database_url(),
+        storage::ServerSecret::new(vec![7u8; 32]),
+    )
+    .expect("the server's database opens")
+}
+
+/// One passive session of webcam-man-1 created with `reference`; returns its id and the
+/// result read with the key.
+fn verified_session(server: &Server, key: &str, body: Value) -> (String, Value) {
+    let created = create_managed_session(server, key, body);
+    let id = created["session_id"].as_str().expect("id").to_owned();
+    let token = created["token"].as_str().expect("token").to_owned();
+    let frames = video_frames("webcam-man-1", 15, 0.0, 12.0);
+    let mut socket = live::open(&server.base_url, &id, &token);
+    let outcome = live::stream(&mut socket, &frames, 15, Duration::from_secs(40));
+    live::assert_no_engine_internals(&outcome.messages);
+    assert!(
+        outcome
+            .messages
+            .iter()
+            .all(|m| m.get("data").is_none_or(|d| d.get("match").is_none())),
+        "no socket message carries the match"
+    );
+    let verdict = outcome.verdict().expect("a verdict")["verdict"].clone();
+    if verdict != "pass" {
+        let keyed = send(
+            "GET",
+            &format!("{}/api/v1/session/{id}/result", server.base_url),
+            Some(key),
+            None,
+            Vec::new(),
+        );
+        panic!("{verdict}: {}", keyed.body);
+    }
+    let by_token = send(
+        "GET",
+        &format!(
+            "{}/api/v1/session/{id}/result?token={token}",
+            server.base_url
+        ),
+        None,
+        None,
+        Vec::new(),
+    );
+    assert!(
+        by_token.body.get("match").is_none(),
+        "the browser never sees the match: {}",
+        by_token.body
+    );
+    let keyed = send(
+        "GET",
+        &format!("{}/api/v1/session/{id}/result", server.base_url),
+        Some(key),
+        None,
+        Vec::new(),
+    );
+    assert_eq!(keyed.status, 200);
+    (id, keyed.body)
+}
+
+fn check_backend(backend: Backend) {
+    let ca = TestCa::new();
+    let receiver = HttpsReceiver::start(&ca, 0, |_| 200);
+    let server = start_server_on(
+        backend,
+        &[
+            ("FACEGATE__WEBHOOKS__ALLOWED_NETWORKS", "127.0.0.0/8"),
+            (
+                "FACEGATE__WEBHOOKS__CA_FILE",
+                ca.ca_file.to_str().expect("path"),
+            ),
+            ("FACEGATE__WEBHOOKS__POLL_INTERVAL_MS", "100"),
+            ("FACEGATE__LIVENESS__ILLUMINATION__ENABLED", "false"),
+            ("FACEGATE__SESSIONS__RNG_SEED", "31"),
+        ],
+    );
+    let key = create_key(&server, "bank");
+    let store = store_of(&server);
+    let name = backend.name();
+
+    // the same person: a frame from later in the same recording stands in for the ID photo
+    let later = video_frames("webcam-man-1", 1, 0.0, 60.0);
+    let same = later.last().expect("a frame").clone();
+    let (id, result) = verified_session(
+        &server,
+        &key,
+        json!({
+            "mode": "passive",
+            "reference_image": base64_of(&same),
+            "webhook_url": format!("https://127.0.0.1:{}/hooks/facegate", receiver.port),
+        }),
+    );
+    let matched = &result["match"];
+    assert_eq!(matched["is_match"], true, "{name}: {result}");
+    assert!(
+        matched["threshold"]
+            .as_f64()
+            .is_some_and(|t| (t - 0.65).abs() < 1e-6),
+        "{name}: the default threshold: {matched}"
+    );
+    assert!(
+        matched["similarity"].as_f64().is_some_and(|s| s >= 0.65),
+        "{name}: {matched}"
+    );
+    let uuid = uuid_of(&id);
+    assert_eq!(
+        store.session_reference_embedding(uuid).expect("row"),
+        None,
+        "{name}: the reference is deleted when the session completes"
+    );
+    let hooks = receiver.wait_for(1, Duration::from_secs(20));
+    let payload: Value = serde_json::from_str(&hooks[0].body).expect("json");
+    assert_eq!(
+        payload["match"]["is_match"], true,
+        "{name}: the webhook carries it"
+    );
+    for field in ["similarity", "threshold"] {
+        let (hook, read) = (payload["match"][field].as_f64(), matched[field].as_f64());
+        assert!(
+            hook.zip(read).is_some_and(|(h, r)| (h - r).abs() < 1e-6),
+            "{name}: webhook {field} {hook:?}, result {read:?}"
+        );
+    }
+
+    // another person, with a threshold of the session's own
+    let other = testdata("identities/celebs/id00/img1.jpg");
+    let (_, result) = verified_session(
+        &server,
+        &key,
+        json!({"mode": "passive", "reference_image": base64_of(&other), "match_threshold": 0.7}),
+    );
+    assert_eq!(result["match"]["is_match"], false, "{name}: {result}");
+    assert!(
+        result["match"]["threshold"]
+            .as_f64()
+            .is_some_and(|t| (t - 0.7).abs() < 1e-6),
+        "{name}: the session's threshold: {result}"
+    );
+
+    // refused references
+    let refused = |body: Value| {
+        let reply = post_managed_session(&server, &key, body);
+        (reply.status, reply.code().to_owned())
+    };
+    assert_eq!(
+        refused(json!({"reference_image": "not base64!"})),
+        (400, "invalid_reference_image".into())
+    );
+    assert_eq!(
+        refused(json!({"reference_image": base64_of(&testdata("nonfaces/background.jpg"))})),
+        (400, "reference_no_face".into())
+    );
+    assert_eq!(
+        refused(json!({"reference_image": base64_of(&vec![0xFF; 8 * 1024 * 1024 + 1])})),
+        (413, "image_too_large".into())
+    );
+    assert_eq!(
+        refused(json!({"reference_image": base64_of(b"plain text, no image")})),
+        (415, "unsupported_image_format".into())
+    );
+    assert_eq!(
+        refused(json!({"reference_image": "A".repeat(13 * 1024 * 1024)})),
+        (413, "invalid_json".into()),
+        "{name}: a body over 12 MB is cut off"
+    );
+    assert_eq!(
+        refused(json!({"reference_image": base64_of(&same), "match_threshold": 1.5})),
+        (400, "invalid_match_threshold".into())
+    );
+
+    // expiry: a session that never streams loses its reference to the retention sweep
+    let waiting = create_managed_session(
+        &server,
+        &key,
+        json!({"mode": "passive", "reference_image": base64_of(&same)}),
+    );
+    let waiting = uuid_of(waiting["session_id"].as_str().expect("id"));
+    assert!(
+        store
+            .session_reference_embedding(waiting)
+            .expect("row")
+            .is_some(),
+        "{name}: held while the session waits"
+    );
+    let after_lifetime = storage::now_millis() + 2 * 30 * 60 * 1000;
+    store
+        .sweep_expired_sessions(after_lifetime)
+        .expect("retention sweep");
+    assert_eq!(
+        store.session_reference_embedding(waiting).expect("row"),
+        None,
+        "{name}: the reference is deleted when the session expires"
+    );
+}
+
+fn uuid_of(id: &str) -> uuid::Uuid {
+    uuid::Uuid::parse_str(id).expect("uuid")
+}
+
+#[test]
+fn a_session_with_a_reference_image_says_whether_the_live_person_matches_it() {
+    for backend in backends() {
+        check_backend(backend);
+    }
+}
