@@ -77,7 +77,7 @@ impl StreamOutcome {
     }
 }
 
-/// Opens `ws://…/ws/{id}?token=`.
+/// Opens `ws://…/ws/{id}?token=`, with the test process's face engine loaded first.
 pub fn open(base_url: &str, session_id: &str, token: &str) -> WebSocket<MaybeTlsStream<TcpStream>> {
     open_reporting_replica(base_url, session_id, token).0
 }
@@ -89,6 +89,11 @@ pub fn open_reporting_replica(
     session_id: &str,
     token: &str,
 ) -> (WebSocket<MaybeTlsStream<TcpStream>>, Option<String>) {
+    // the stream's clock starts when the socket opens: load the rendering camera's face
+    // engine first, or its load (hundreds of ms on a cold machine) delays every frame and the
+    // colours past the light check's delay window (a live face was failed as
+    // `other_sequence`)
+    crate::engine();
     let url = format!(
         "{}/ws/{session_id}?token={token}",
         base_url.replacen("http://", "ws://", 1)
