@@ -57,17 +57,15 @@ fn verified_session(server: &Server, key: &str, body: Value) -> (String, Value) 
             .all(|m| m.get("data").is_none_or(|d| d.get("match").is_none())),
         "no socket message carries the match"
     );
-    let verdict = outcome.verdict().expect("a verdict")["verdict"].clone();
-    if verdict != "pass" {
-        let keyed = send(
-            "GET",
-            &format!("{}/api/v1/session/{id}/result", server.base_url),
-            Some(key),
-            None,
-            Vec::new(),
-        );
-        panic!("{verdict}: {}", keyed.body);
-    }
+    let keyed = send(
+        "GET",
+        &format!("{}/api/v1/session/{id}/result", server.base_url),
+        Some(key),
+        None,
+        Vec::new(),
+    );
+    let verdict = &outcome.verdict().expect("a verdict")["verdict"];
+    assert_eq!(verdict, "pass", "{}", keyed.body);
     let by_token = send(
         "GET",
         &format!(
@@ -82,13 +80,6 @@ fn verified_session(server: &Server, key: &str, body: Value) -> (String, Value) 
         by_token.body.get("match").is_none(),
         "the browser never sees the match: {}",
         by_token.body
-    );
-    let keyed = send(
-        "GET",
-        &format!("{}/api/v1/session/{id}/result", server.base_url),
-        Some(key),
-        None,
-        Vec::new(),
     );
     assert_eq!(keyed.status, 200);
     (id, keyed.body)

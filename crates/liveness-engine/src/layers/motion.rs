@@ -144,13 +144,6 @@ impl MotionSummary {
         self.room_moved_pairs as f32 / self.room_pairs as f32
     }
 
-    /// Whether the camera itself moved (a hand-held phone): then face and surroundings moving
-    /// together, or a sway without parallax, are what the camera did, not a card moved
-    /// before it.
-    pub fn camera_moved(&self) -> bool {
-        self.room_pairs >= MIN_ROOM_PAIRS && self.room_moved_share() >= CAMERA_MOVED_SHARE
-    }
-
     /// Whether the room was seen to stay where it was: a camera standing still. Only then do
     /// surroundings moving with the face, or a sway without parallax, say that a card was
     /// moved before it. A room too plain to track (a bare wall, a green screen) says neither.
