@@ -188,5 +188,6 @@ fn session_settings(settings: &Settings) -> sessions::SessionSettings {
             None => sessions::SessionRandomness::Os,
         },
         max_image_pixels: settings.limits.max_image_pixels,
+        audit_frames: settings.sessions.audit_frames,
     }
 }

@@ -122,6 +122,10 @@ pub struct SessionSettings {
     /// of the operating system's CSPRNG (unset in production; start-up warns when set).
     #[serde(default)]
     pub rng_seed: Option<u64>,
+    /// Frames of each session kept for audit, sealed, readable with the API key and deleted
+    /// with the session's retention (0 keeps none, the default; at most 4).
+    #[serde(default)]
+    pub audit_frames: usize,
     pub direct: DirectSessionSettings,
 }
 
@@ -328,6 +332,15 @@ impl Settings {
             return Err(SettingsError::Invalid {
                 key: "server.public_url",
                 reason: "must start with https:// (or http:// for local trials)".into(),
+            });
+        }
+        if self.sessions.audit_frames > sessions::audit::MAX_AUDIT_FRAMES {
+            return Err(SettingsError::Invalid {
+                key: "sessions.audit_frames",
+                reason: format!(
+                    "must be between 0 and {}",
+                    sessions::audit::MAX_AUDIT_FRAMES
+                ),
             });
         }
         if !(1..=3600).contains(&self.sessions.socket_idle_seconds) {

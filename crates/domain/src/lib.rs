@@ -1,10 +1,11 @@
 //! Facegate's domain: identifiers, tenants and keys, collections and faces, liveness sessions,
-//! webhook deliveries, verdict rules, the vector-search contract and the domain's errors.
+//! webhook deliveries, verdict rules and their reason codes, the vector-search contract and the domain's errors.
 //! No I/O.
 
 pub mod collection;
 pub mod error;
 pub mod ids;
+pub mod reasons;
 pub mod session;
 pub mod tenant;
 pub mod vector;
@@ -14,6 +15,7 @@ pub mod webhook;
 pub use collection::{Collection, IndexedFace};
 pub use error::DomainError;
 pub use ids::{ExternalId, TenantId};
+pub use reasons::{PortraitRequirement, ReasonAction, ReasonCode};
 pub use session::{FaceMatch, Session, SessionKind, SessionMode, SessionStatus};
 pub use tenant::{ApiKey, Tenant};
 pub use vector::{SearchHit, VectorIndex};

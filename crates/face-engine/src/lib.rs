@@ -226,10 +226,17 @@ impl FaceEngine {
         antispoof::context_share(image.rgb(), &face.bbox)
     }
 
-    /// The ICAO-style 480×600 JPEG portrait of `face` with its quality score.
+    /// The ICAO-style 480×600 JPEG portrait of `face` with its quality score and its
+    /// requirement-by-requirement checks (the frame is searched again for other faces).
     pub fn portrait(&self, image: &Image, face: &Face) -> EngineResult<Portrait> {
         let mesh = self.landmarks(image, face)?;
-        portrait::make(image.rgb(), &mesh)
+        let min_width = face.bbox.width * portrait::OTHER_FACE_WIDTH_SHARE;
+        let others = self
+            .detect(image, &DetectOptions::default())?
+            .iter()
+            .filter(|other| other.bbox.iou(&face.bbox) < 0.3 && other.bbox.width >= min_width)
+            .count();
+        portrait::make(image.rgb(), &mesh, 1 + others)
     }
 }
 

@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 use sessions::SessionService;
 use sessions::create::{DirectSessionRequest, ManagedSessionRequest};
 use sessions::read::{
-    CompareWithSessionView, Credential, DeliveryView, PhotoAnswer, SessionResultView,
+    AuditFramesView, CompareWithSessionView, Credential, DeliveryView, PhotoAnswer,
+    SessionResultView,
 };
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -344,4 +345,24 @@ pub async fn webhook_deliveries(
     let id = session_id(&path)?;
     let deliveries = run(&state, move |s| s.deliveries(tenant.0, id)).await?;
     Ok(HttpResponse::Ok().json(serde_json::json!({ "deliveries": deliveries })))
+}
+
+#[utoipa::path(get, path = "/api/v1/session/{id}/audit-frames", tag = "sessions",
+    params(("id" = String, Path)),
+    responses(
+        (status = 200, description = "The session's audit frames (none unless the operator keeps them)", body = AuditFramesView),
+        (status = 404, description = "`session_not_found`: unknown, expired, or another tenant's", body = ErrorBody),
+        KeyErrors,
+    ),
+    security(("api_key" = [])))]
+pub async fn audit_frames(
+    state: web::Data<AppState>,
+    tenant: Tenant,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = session_id(&path)?;
+    let view = run(&state, move |s| s.audit_frames(tenant.0, id)).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(view))
 }

@@ -144,6 +144,7 @@ impl Modify for BearerKey {
         liveness::photo,
         liveness::compare_with_session,
         liveness::webhook_deliveries,
+        liveness::audit_frames,
         collections::create,
         collections::list,
         collections::get,

@@ -126,6 +126,10 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
                 vec![(Method::GET, web::to(liveness::photo))],
             ))
             .service(resource(
+                "/api/v1/session/{id}/audit-frames",
+                vec![(Method::GET, web::to(liveness::audit_frames))],
+            ))
+            .service(resource(
                 "/api/v1/session/{id}/webhook-deliveries",
                 vec![(Method::GET, web::to(liveness::webhook_deliveries))],
             ))

@@ -36,6 +36,7 @@ async fn operational_routes_and_the_openapi_document_match_the_router() {
         "GET /api/v1/session/{id}/result",
         "GET /api/v1/session/{id}/photo",
         "GET /api/v1/session/{id}/webhook-deliveries",
+        "GET /api/v1/session/{id}/audit-frames",
         "POST /api/v1/compare-with-session",
         "POST /api/v2/collections",
         "GET /api/v2/collections",

@@ -65,6 +65,7 @@ async fn every_upload_route_refuses_an_image_over_the_pixel_limit() {
                 layers_json: "{}".into(),
                 photo: Some((portrait, 0.9)),
                 face_match: None,
+                audit_frames: Vec::new(),
             },
             None,
         )

@@ -5,7 +5,7 @@
 //! passing, so too little to judge ends in `retry`, never in `fail`. The weights and why
 //! are in docs/liveness.md.
 
-use domain::{Verdict, VerdictThresholds};
+use domain::{ReasonCode, Verdict, VerdictThresholds};
 use serde::Serialize;
 
 use crate::config::SessionMode;
@@ -59,6 +59,73 @@ pub struct VerdictReport {
     pub confidence: f32,
     pub end_reason: EndReason,
     pub layers: Vec<LayerScore>,
+    /// Stable codes of why the session did not pass (or what it raised while passing); see
+    /// [`reasons`].
+    pub reasons: Vec<ReasonCode>,
+}
+
+impl EndReason {
+    /// The reason code of a flow that did not finish.
+    pub fn reason(self) -> Option<ReasonCode> {
+        match self {
+            Self::Completed => None,
+            Self::NoFace => Some(ReasonCode::FaceNotFound),
+            Self::SessionTimeout => Some(ReasonCode::SessionTimeout),
+            Self::TooManyInvalidFrames => Some(ReasonCode::TooManyInvalidFrames),
+            Self::StreamEnded => Some(ReasonCode::StreamEnded),
+        }
+    }
+}
+
+/// The code of a layer that measured, but too weakly to let the session pass.
+fn doubt_reason(layer: Layer) -> ReasonCode {
+    match layer {
+        Layer::ChallengeResponse => ReasonCode::ChallengeMissed,
+        Layer::AntiSpoof => ReasonCode::PresentationAttackSuspected,
+        Layer::DeepfakeInjection => ReasonCode::InjectionSuspected,
+        Layer::FaceConsistency => ReasonCode::FaceChanged,
+        Layer::Motion => ReasonCode::PrintSuspected,
+    }
+}
+
+/// The verdict's reasons, most serious first: every attack a layer raised, then (short of a
+/// pass) why the flow ended early, the layers that could not judge and the layers in doubt;
+/// `low_confidence` when a session short of a pass has none of these.
+pub fn reasons(
+    verdict: Verdict,
+    end_reason: EndReason,
+    layers: &[LayerScore],
+    weights: &[(Layer, f32)],
+) -> Vec<ReasonCode> {
+    let weighted = |l: &&LayerScore| weights.iter().any(|(layer, _)| *layer == l.layer);
+    let mut codes: Vec<ReasonCode> = layers
+        .iter()
+        .filter(|l| l.is_attack())
+        .filter_map(|l| l.cause)
+        .collect();
+    if verdict != Verdict::Pass {
+        codes.extend(end_reason.reason());
+        codes.extend(
+            layers
+                .iter()
+                .filter(weighted)
+                .filter(|l| l.evidence == Evidence::None)
+                .filter_map(|l| l.cause),
+        );
+        codes.extend(
+            layers
+                .iter()
+                .filter(weighted)
+                .filter(|l| l.evidence == Evidence::Measured && l.score < DOUBT)
+                .map(|l| doubt_reason(l.layer)),
+        );
+        if codes.is_empty() {
+            codes.push(ReasonCode::LowConfidence);
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    codes.retain(|code| seen.insert(*code));
+    codes
 }
 
 /// Fuses the layers of a session of `mode` that ended for `end_reason`.
@@ -112,6 +179,7 @@ pub fn fuse(mode: SessionMode, layers: Vec<LayerScore>, end_reason: EndReason) -
         verdict,
         confidence: (confidence * 1000.0).round() / 1000.0,
         end_reason,
+        reasons: reasons(verdict, end_reason, &layers, weights),
         layers,
     }
 }
@@ -150,9 +218,14 @@ mod tests {
     #[test]
     fn one_attack_fails_an_otherwise_perfect_session() {
         let mut layers = all(1.0);
-        layers[2] = LayerScore::attack(Layer::DeepfakeInjection, "frozen".into());
+        layers[2] = LayerScore::attack(
+            Layer::DeepfakeInjection,
+            ReasonCode::InjectionSuspected,
+            "frozen".into(),
+        );
         let report = fuse(SessionMode::Active, layers, EndReason::Completed);
         assert_eq!(report.verdict, Verdict::Fail);
+        assert_eq!(report.reasons, vec![ReasonCode::InjectionSuspected]);
         assert!(report.confidence <= 0.3);
     }
 
@@ -166,6 +239,7 @@ mod tests {
         );
         let timed_out = fuse(SessionMode::Active, all(1.0), EndReason::SessionTimeout);
         assert_eq!(timed_out.verdict, Verdict::Retry);
+        assert_eq!(timed_out.reasons, vec![ReasonCode::SessionTimeout]);
         let no_face = fuse(SessionMode::Active, all(0.0), EndReason::NoFace);
         assert_eq!(no_face.verdict, Verdict::Retry);
     }
@@ -173,20 +247,37 @@ mod tests {
     #[test]
     fn a_layer_without_evidence_leads_to_retry_not_fail() {
         let mut layers = all(1.0);
-        layers[4] = LayerScore::no_evidence(Layer::Motion, "too little motion".into());
+        layers[4] = LayerScore::no_evidence(
+            Layer::Motion,
+            ReasonCode::TooLittleMotion,
+            "too little motion".into(),
+        );
         let report = fuse(SessionMode::Active, layers, EndReason::Completed);
         assert_eq!(report.verdict, Verdict::Retry);
+        assert_eq!(report.reasons, vec![ReasonCode::TooLittleMotion]);
         let mut none_judged = all(1.0);
         for layer in &mut none_judged {
-            *layer = LayerScore::no_evidence(layer.layer, "nothing to judge".into());
+            *layer = LayerScore::no_evidence(
+                layer.layer,
+                ReasonCode::FaceNotFound,
+                "nothing to judge".into(),
+            );
         }
         assert_eq!(
             fuse(SessionMode::Active, none_judged, EndReason::Completed).verdict,
             Verdict::Retry
         );
         let mut attacked = all(1.0);
-        attacked[4] = LayerScore::no_evidence(Layer::Motion, "too little motion".into());
-        attacked[1] = LayerScore::attack(Layer::AntiSpoof, "print".into());
+        attacked[4] = LayerScore::no_evidence(
+            Layer::Motion,
+            ReasonCode::TooLittleMotion,
+            "too little motion".into(),
+        );
+        attacked[1] = LayerScore::attack(
+            Layer::AntiSpoof,
+            ReasonCode::PresentationAttackSuspected,
+            "print".into(),
+        );
         assert_eq!(
             fuse(SessionMode::Active, attacked, EndReason::Completed).verdict,
             Verdict::Fail

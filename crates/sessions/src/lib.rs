@@ -8,12 +8,16 @@
 //!   and webhook outbox in one transaction), the verdict event, and a normal close.
 //! - [`page`]: the verification page's start-up state (link valid, mode, end state).
 //! - [`verify`]: liveness with verify (a reference image at creation, its match after a `pass`).
+//! - [`outcome`]: what a verdict leaves: portrait and its requirement checks, reason codes,
+//!   match, webhook payload; [`audit`]: the opt-in audit frames.
 
+pub mod audit;
 pub mod create;
 mod error;
 pub mod gate;
 pub mod live;
 pub mod messages;
+pub mod outcome;
 pub mod page;
 pub mod read;
 pub mod stats;
@@ -77,6 +81,9 @@ pub struct SessionSettings {
     pub randomness: SessionRandomness,
     /// Uploaded images (compare-with-session's probe) declaring more pixels are refused.
     pub max_image_pixels: u64,
+    /// Frames kept per session for audit (0, the default, keeps none; at most
+    /// [`audit::MAX_AUDIT_FRAMES`]).
+    pub audit_frames: usize,
 }
 
 /// The source of a session's random draws.
@@ -121,6 +128,7 @@ impl SessionSettings {
             socket_idle_seconds: 30,
             randomness: SessionRandomness::Os,
             max_image_pixels: face_engine::DEFAULT_MAX_PIXELS,
+            audit_frames: 0,
         }
     }
 }

@@ -1,8 +1,9 @@
 //! A client's live stream. Frames go into the engine's one-frame mailbox (a newer frame
 //! replaces one not yet analysed), and one bounded pool shared by every session analyses them,
 //! at most one job per session at a time: a slow server drops frames and never queues them.
-//! On the verdict: one transaction stores the result, portrait and webhook outbox row; then the
-//! `verdict` message goes out; then the stream ends normally. One connection streams a session
+//! On the verdict: one transaction stores the result, portrait, audit frames and webhook outbox
+//! row (assembled by `outcome.rs`); then the `verdict` message goes out; then the stream ends
+//! normally. One connection streams a session
 //! at a time across every replica: it holds the session's stream lease in the store, renewed
 //! while frames are analysed and released when it ends.
 
@@ -11,15 +12,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use domain::{Session, SessionMode, SessionStatus, Verdict};
+use domain::{Session, SessionMode, SessionStatus};
 use liveness_engine::challenge::draw_challenges;
 use liveness_engine::mailbox::{LatestFrame, PendingFrame};
 use liveness_engine::{Illumination, LightCheck, LivenessEvent, LivenessSession, VerdictReport};
 use parking_lot::Mutex;
-use storage::outbox::NewDelivery;
-use storage::sessions::SessionOutcome;
 use uuid::Uuid;
 
+use crate::audit::AuditSampler;
 pub use crate::messages::{ClientMessage, EventSink, StreamEnd, redirect_with_session};
 use crate::read::Credential;
 use crate::{SessionError, SessionResult, SessionService};
@@ -84,6 +84,7 @@ struct Live {
     mailbox: LatestFrame,
     scheduled: AtomicBool,
     finished: AtomicBool,
+    audit: Mutex<AuditSampler>,
     sink: Arc<dyn EventSink>,
 }
 
@@ -157,6 +158,7 @@ impl SessionService {
                 mailbox: LatestFrame::new(),
                 scheduled: AtomicBool::new(false),
                 finished: AtomicBool::new(false),
+                audit: Mutex::new(AuditSampler::new(self.settings.audit_frames)),
                 sink,
             }),
             started: Instant::now(),
@@ -319,6 +321,7 @@ impl Live {
         let Some(engine_session) = guard.as_mut() else {
             return true;
         };
+        self.audit.lock().offer(&frame.jpeg);
         let events = {
             let _pass = self.service.inference.enter();
             engine_session.push_frame(&frame.jpeg, frame.timestamp_ms)
@@ -355,54 +358,11 @@ impl Live {
     fn finish(&self, report: &VerdictReport, engine_session: Option<&LivenessSession>) {
         self.finished.store(true, Ordering::SeqCst);
         let session = &self.session;
-        let photo = match (
-            report.verdict,
-            engine_session.and_then(LivenessSession::portrait),
-        ) {
-            (Verdict::Pass, Some(Ok(portrait))) => {
-                Some((portrait.jpeg, portrait.quality.photo_quality_score))
-            }
-            (Verdict::Pass, other) => {
-                tracing::warn!(session = %session.id, error = ?other.and_then(Result::err), "pass without a portrait");
-                None
-            }
-            _ => None,
-        };
-        let face_match = match &photo {
-            Some((jpeg, _)) => self
-                .service
-                .match_portrait(session, jpeg)
-                .unwrap_or_else(|e| {
-                    tracing::warn!(session = %session.id, error = %e, "portrait not matched with the reference");
-                    None
-                }),
-            None => None,
-        };
-        let outcome = SessionOutcome {
-            verdict: report.verdict,
-            confidence: report.confidence,
-            layers_json: serde_json::json!({
-                "end_reason": report.end_reason,
-                "layers": report.layers,
-            })
-            .to_string(),
-            photo,
-            face_match,
-        };
-        let webhook = session.webhook_url.as_ref().map(|url| NewDelivery {
-            url: url.clone(),
-            payload: serde_json::json!({
-                "type": "session.completed",
-                "session_id": session.id,
-                "verdict": report.verdict,
-                "confidence": report.confidence,
-                "reference_id": session.reference_id,
-                "mode": session.mode.as_str(),
-                "match": face_match.as_ref().map(crate::verify::match_json),
-                "completed_at": storage::now_millis(),
-            })
-            .to_string(),
-        });
+        let audit_frames = self.audit.lock().take();
+        let finished = self
+            .service
+            .outcome_of(session, report, engine_session, audit_frames);
+        let (outcome, webhook) = (finished.outcome, finished.webhook);
         match self
             .service
             .store

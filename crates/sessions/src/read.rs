@@ -8,6 +8,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use crate::outcome::StoredEvidence;
 use crate::{MAX_TOKEN_LEN, SessionError, SessionResult, SessionService};
 
 /// Who is reading: the browser's session token, or the owning tenant's API key.
@@ -50,6 +51,15 @@ pub struct ResultDetail {
     /// judge; only `attack` fails a session on its own).
     #[schema(value_type = Object)]
     pub layers: Option<serde_json::Value>,
+    /// Stable reason codes (docs/api.md, "Reason codes"): why a `fail` or `retry` did not pass,
+    /// and `portrait_requirement_failed:<requirement>` for each requirement a `pass`'s portrait
+    /// failed. Empty for a clean `pass` and before the verdict.
+    #[schema(value_type = Vec<String>, example = json!(["screen_replay_suspected"]))]
+    pub reasons: Vec<String>,
+    /// After a `pass`: the portrait checked requirement by requirement (ICAO 9303, ISO/IEC
+    /// 29794-5), each with its measured value, limit and pass/fail.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub photo_quality: Option<Vec<crate::outcome::RequirementView>>,
     /// Liveness with verify: the portrait compared with the session's `reference_image`, after
     /// a `pass` of a session created with one (absent otherwise).
     #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
@@ -58,6 +68,17 @@ pub struct ResultDetail {
     pub created_at: i64,
     pub completed_at: Option<i64>,
     pub expires_at: i64,
+}
+
+/// `GET /api/v1/session/{id}/audit-frames`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct AuditFramesView {
+    #[schema(value_type = String)]
+    pub session_id: Uuid,
+    /// JPEG frames as the camera sent them, in capture order, base64 (standard alphabet).
+    /// Empty unless the operator set `sessions.audit_frames`.
+    #[schema(value_type = Vec<String>, format = Byte)]
+    pub frames: Vec<String>,
 }
 
 /// The portrait compared with the reference image.
@@ -126,14 +147,22 @@ impl SessionService {
             Credential::Token(token) => format!("/api/v1/session/{id}/photo?token={token}"),
             Credential::Tenant(_) => format!("/api/v1/session/{id}/photo"),
         });
+        let evidence: Option<StoredEvidence> = session
+            .layers
+            .as_deref()
+            .and_then(|l| serde_json::from_str(l).ok());
         let detail = matches!(credential, Credential::Tenant(_)).then(|| ResultDetail {
             mode: session.mode.as_str(),
             kind: session.kind.as_str(),
             reference_id: session.reference_id.clone(),
-            layers: session
-                .layers
-                .as_deref()
-                .and_then(|l| serde_json::from_str(l).ok()),
+            layers: evidence
+                .as_ref()
+                .map(|e| serde_json::json!({"end_reason": e.end_reason, "layers": e.layers})),
+            reasons: evidence
+                .as_ref()
+                .map(|e| e.reasons.clone())
+                .unwrap_or_default(),
+            photo_quality: evidence.as_ref().and_then(|e| e.photo_quality.clone()),
             face_match: session.face_match.map(|m| MatchView {
                 similarity: m.similarity,
                 is_match: m.is_match,
@@ -208,6 +237,26 @@ impl SessionService {
             similarity,
             is_match: similarity >= threshold,
             threshold,
+        })
+    }
+
+    /// The audit frames of a completed session of `tenant` (none unless the operator keeps
+    /// them; gone once the session expires).
+    pub fn audit_frames(&self, tenant: TenantId, id: Uuid) -> SessionResult<AuditFramesView> {
+        use base64::Engine;
+        let session = self.authorize(id, Credential::Tenant(tenant))?;
+        let frames = match session.status {
+            SessionStatus::Completed => self.store.session_audit_frames(id)?,
+            SessionStatus::Created | SessionStatus::InProgress | SessionStatus::Expired => {
+                Vec::new()
+            }
+        };
+        Ok(AuditFramesView {
+            session_id: id,
+            frames: frames
+                .iter()
+                .map(|jpeg| base64::engine::general_purpose::STANDARD.encode(jpeg))
+                .collect(),
         })
     }
 

@@ -2,6 +2,7 @@
 //! scale-out store) from one pool, embedded migrations, repositories returning domain types,
 //! secrets kept only as HMAC digests, retention, and the in-memory exact vector index.
 
+pub mod audit_frames;
 pub mod collections;
 pub mod connection;
 pub mod deployment;

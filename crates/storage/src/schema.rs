@@ -144,11 +144,22 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    session_audit_frames (session_id, position) {
+        session_id -> Text,
+        position -> Integer,
+        tenant_id -> Text,
+        sealed -> Binary,
+        created_at -> BigInt,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     tenants,
     api_keys,
     collections,
     faces,
     sessions,
+    session_audit_frames,
     webhook_deliveries
 );

@@ -70,6 +70,8 @@ pub struct SessionOutcome {
     pub photo: Option<(Vec<u8>, f32)>,
     /// The portrait compared with the reference (sessions created with one, after a `pass`).
     pub face_match: Option<domain::FaceMatch>,
+    /// Frames kept for audit (empty unless the operator turned them on), stored sealed.
+    pub audit_frames: Vec<Vec<u8>>,
 }
 
 fn verdict_str(verdict: Verdict) -> &'static str {
@@ -296,12 +298,17 @@ impl Store {
             .map(|m| serde_json::to_string(&m))
             .transpose()
             .map_err(|e| StorageError::Corrupt(format!("face match: {e}")))?;
+        let sealed_frames = self.seal_audit_frames(&outcome.audit_frames)?;
         let now = now_millis();
         let mut conn = self.conn()?;
         conn.transaction::<_, StorageError, _>(|c| {
-            let (created_at, expires_at): (i64, i64) = sessions::table
+            let (created_at, expires_at, tenant): (i64, i64, String) = sessions::table
                 .find(id.to_string())
-                .select((sessions::created_at, sessions::expires_at))
+                .select((
+                    sessions::created_at,
+                    sessions::expires_at,
+                    sessions::tenant_id,
+                ))
                 .first(c)
                 .map_err(|e| StorageError::from_diesel(Entity::Session, e))?;
             // the result stays readable for at least one lifetime after the verdict
@@ -336,12 +343,8 @@ impl Store {
                 let from = SessionStatus::parse(&status).unwrap_or(SessionStatus::Completed);
                 return Err(refused(from, SessionStatus::Completed));
             }
+            crate::audit_frames::insert(c, id, &tenant, &sealed_frames, now)?;
             if let Some(webhook) = webhook {
-                let tenant: String = sessions::table
-                    .find(id.to_string())
-                    .select(sessions::tenant_id)
-                    .first(c)
-                    .map_err(|e| StorageError::from_diesel(Entity::Session, e))?;
                 crate::outbox::insert_delivery(c, &tenant, id, webhook, now)?;
             }
             Ok(())
@@ -409,9 +412,9 @@ impl Store {
             .transpose()
     }
 
-    /// Retention sweep: expires unfinished sessions past `expires_at` and deletes the photo and
-    /// the reference embedding of every session past `expires_at`. Returns (sessions expired,
-    /// photos deleted).
+    /// Retention sweep: expires unfinished sessions past `expires_at` and deletes the photo,
+    /// the reference embedding and the audit frames of every session past `expires_at`.
+    /// Returns (sessions expired, photos deleted).
     pub fn sweep_expired_sessions(&self, now: i64) -> StorageResult<(usize, usize)> {
         let mut conn = self.conn()?;
         conn.transaction::<_, diesel::result::Error, _>(|c| {
@@ -438,6 +441,16 @@ impl Store {
             )
             .set(sessions::reference_embedding.eq(None::<Vec<u8>>))
             .execute(c)?;
+            let past: Vec<String> = sessions::table
+                .filter(sessions::expires_at.le(now))
+                .inner_join(
+                    crate::schema::session_audit_frames::table
+                        .on(crate::schema::session_audit_frames::session_id.eq(sessions::id)),
+                )
+                .select(sessions::id)
+                .distinct()
+                .load(c)?;
+            crate::audit_frames::delete_of(c, &past)?;
             Ok((expired, photos))
         })
         .map_err(|e| StorageError::from_diesel(Entity::Session, e))

@@ -5,8 +5,6 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use chacha20poly1305::aead::{Aead, KeyInit};
-use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use diesel::prelude::*;
 use domain::TenantId;
 use rand::RngCore;
@@ -17,40 +15,27 @@ use crate::schema::webhook_secrets as ws;
 use crate::{Store, now_millis};
 
 const SEALING_LABEL: &str = "facegate webhook secret sealing v1";
-const NONCE_LEN: usize = 24;
 
 fn db(e: diesel::result::Error) -> StorageError {
     StorageError::from_diesel(Entity::WebhookSecret, e)
 }
 
 impl Store {
-    fn cipher(&self) -> XChaCha20Poly1305 {
-        XChaCha20Poly1305::new(&self.secret().derive_key(SEALING_LABEL).into())
-    }
-
     fn seal(&self, plaintext: &str) -> StorageResult<Vec<u8>> {
-        let mut nonce = [0u8; NONCE_LEN];
-        rand::rng().fill_bytes(&mut nonce);
-        let sealed = self
-            .cipher()
-            .encrypt(XNonce::from_slice(&nonce), plaintext.as_bytes())
-            .map_err(|_| StorageError::Corrupt("webhook secret could not be sealed".into()))?;
-        Ok(nonce.iter().copied().chain(sealed).collect())
+        self.secret()
+            .seal(SEALING_LABEL, plaintext.as_bytes())
+            .ok_or_else(|| StorageError::Corrupt("webhook secret could not be sealed".into()))
     }
 
     fn open_sealed(&self, sealed: &[u8]) -> StorageResult<String> {
-        let corrupt = || {
-            StorageError::Corrupt("a webhook secret does not open under this server secret".into())
-        };
-        if sealed.len() <= NONCE_LEN {
-            return Err(corrupt());
-        }
-        let (nonce, body) = sealed.split_at(NONCE_LEN);
-        let plain = self
-            .cipher()
-            .decrypt(XNonce::from_slice(nonce), body)
-            .map_err(|_| corrupt())?;
-        String::from_utf8(plain).map_err(|_| corrupt())
+        self.secret()
+            .open(SEALING_LABEL, sealed)
+            .and_then(|plain| String::from_utf8(plain).ok())
+            .ok_or_else(|| {
+                StorageError::Corrupt(
+                    "a webhook secret does not open under this server secret".into(),
+                )
+            })
     }
 
     /// The secrets that sign `tenant`'s webhooks now, newest first (two during a rotation's

@@ -58,6 +58,10 @@ fn sessions_keep_tokens_as_digests_and_retention_deletes_photos() {
             layers_json: "[]".into(),
             photo: Some((vec![0xFF, 0xD8, 0xFF, 0xD9], 0.8)),
             face_match: Some(domain::FaceMatch::new(0.82, 0.7)),
+            audit_frames: vec![
+                vec![0xFF, 0xD8, 1, 0xFF, 0xD9],
+                vec![0xFF, 0xD8, 2, 0xFF, 0xD9],
+            ],
         };
         let webhook = NewDelivery {
             url: "https://example.com/hook".into(),
@@ -69,6 +73,13 @@ fn sessions_keep_tokens_as_digests_and_retention_deletes_photos() {
         assert_eq!(done.verdict, Some(Verdict::Pass));
         assert!(done.has_photo);
         assert_eq!(done.face_match, Some(domain::FaceMatch::new(0.82, 0.7)));
+        assert_eq!(
+            store
+                .session_audit_frames(session.id)
+                .expect("audit frames"),
+            outcome.audit_frames,
+            "{backend}: the audit frames open in order"
+        );
         assert!(done.face_match.is_some_and(|m| m.is_match));
         assert!(
             !done.has_reference,
@@ -117,6 +128,13 @@ fn sessions_keep_tokens_as_digests_and_retention_deletes_photos() {
             .sweep_expired_sessions(now_millis() + 120_000)
             .expect("sweep later");
         assert_eq!(photos, 1, "{backend}");
+        assert!(
+            store
+                .session_audit_frames(session.id)
+                .expect("audit frames")
+                .is_empty(),
+            "{backend}: retention deletes the audit frames with the photo"
+        );
 
         let claimed = store
             .claim_due_webhooks(now_millis(), 10, 30_000)

@@ -110,6 +110,20 @@ pub enum LightFinding {
 }
 
 impl LightFinding {
+    /// The reason code of a finding that is not a live face's answer.
+    pub fn reason(self) -> Option<domain::ReasonCode> {
+        use domain::ReasonCode;
+        match self {
+            Self::Follows => None,
+            Self::Uniform | Self::Flat => Some(ReasonCode::PrintSuspected),
+            Self::Glare => Some(ReasonCode::ScreenReplaySuspected),
+            Self::OtherSequence => Some(ReasonCode::InjectionSuspected),
+            Self::TooLittleLight | Self::TooFewFrames | Self::NotShown => {
+                Some(ReasonCode::NoLightResponse)
+            }
+        }
+    }
+
     pub fn evidence(self) -> Evidence {
         match self {
             Self::Follows => Evidence::Measured,

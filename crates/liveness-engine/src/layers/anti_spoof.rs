@@ -14,6 +14,8 @@
 //! model judges the face with its surroundings, and without them it called 2 of 7 NUAA live
 //! sequences of the calibration half prints (median 0.009).
 
+use domain::ReasonCode;
+
 use super::{Layer, LayerScore, faces, quantile, ramp};
 use crate::observation::FrameObservation;
 
@@ -39,7 +41,11 @@ pub fn score(frames: &[FrameObservation]) -> LayerScore {
     let mut context: Vec<f32> = faces(frames).map(|f| f.anti_spoof_context).collect();
     let n = values.len();
     if n == 0 {
-        return LayerScore::no_evidence(Layer::AntiSpoof, "no face was analysed".into());
+        return LayerScore::no_evidence(
+            Layer::AntiSpoof,
+            ReasonCode::FaceNotFound,
+            "no face was analysed".into(),
+        );
     }
     let median = quantile(&mut values, 0.5);
     let p25 = quantile(&mut values, 0.25);
@@ -48,11 +54,18 @@ pub fn score(frames: &[FrameObservation]) -> LayerScore {
     let reason = format!(
         "median live probability {median:.3} (p25 {p25:.3}) over {n} frames, median face brightness {brightness:.2}, view inside the frame {context:.2}"
     );
-    if brightness < DARK_FACE || context < MIN_CONTEXT {
-        return LayerScore::no_evidence(Layer::AntiSpoof, reason);
+    if brightness < DARK_FACE {
+        return LayerScore::no_evidence(Layer::AntiSpoof, ReasonCode::TooDark, reason);
+    }
+    if context < MIN_CONTEXT {
+        return LayerScore::no_evidence(Layer::AntiSpoof, ReasonCode::FaceTooClose, reason);
     }
     if n >= MIN_FRAMES && median < ATTACK_MEDIAN {
-        return LayerScore::attack(Layer::AntiSpoof, reason);
+        return LayerScore::attack(
+            Layer::AntiSpoof,
+            ReasonCode::PresentationAttackSuspected,
+            reason,
+        );
     }
     let mut score = ramp(median, ATTACK_MEDIAN, LIVE_MEDIAN);
     if n >= MIN_FRAMES && p25 < DOUBT_P25 {

@@ -6,12 +6,18 @@
 //! does when asked for actions it does not contain. A single miss lowers the score below
 //! the pass bar (a real user gets `retry`).
 
+use domain::ReasonCode;
+
 use super::{Layer, LayerScore};
 use crate::challenge::{ChallengeState, ChallengeTracker};
 
 pub fn score(challenges: &[ChallengeTracker]) -> LayerScore {
     if challenges.is_empty() {
-        return LayerScore::no_evidence(Layer::ChallengeResponse, "no challenge was asked".into());
+        return LayerScore::no_evidence(
+            Layer::ChallengeResponse,
+            ReasonCode::ChallengeMissed,
+            "no challenge was asked".into(),
+        );
     }
     let passed = challenges
         .iter()
@@ -35,7 +41,11 @@ pub fn score(challenges: &[ChallengeTracker]) -> LayerScore {
         per_challenge.join(", ")
     );
     if missed * 2 >= challenges.len() {
-        return LayerScore::attack(Layer::ChallengeResponse, reason);
+        return LayerScore::attack(
+            Layer::ChallengeResponse,
+            ReasonCode::ChallengeMissed,
+            reason,
+        );
     }
     let total: f32 = challenges
         .iter()

@@ -7,6 +7,7 @@
 //! same person scored that low, see docs/accuracy.md), or several faces in more than a fifth
 //! of the frames.
 
+use domain::ReasonCode;
 use face_engine::compare::similarity_from_cosine;
 
 use super::{Layer, LayerScore, ramp};
@@ -19,7 +20,11 @@ const SAME_PERSON: f32 = 0.6;
 pub fn score(frames: &[FrameObservation]) -> LayerScore {
     let with_face = frames.iter().filter(|f| f.face.is_some()).count();
     if with_face == 0 {
-        return LayerScore::no_evidence(Layer::FaceConsistency, "no face was analysed".into());
+        return LayerScore::no_evidence(
+            Layer::FaceConsistency,
+            ReasonCode::FaceNotFound,
+            "no face was analysed".into(),
+        );
     }
     let crowded = frames.iter().filter(|f| f.face_count > 1).count();
     let crowded_share = crowded as f32 / with_face as f32;
@@ -38,10 +43,10 @@ pub fn score(frames: &[FrameObservation]) -> LayerScore {
         embeddings.len()
     );
     if embeddings.len() >= 2 && lowest < DIFFERENT_PERSON {
-        return LayerScore::attack(Layer::FaceConsistency, reason);
+        return LayerScore::attack(Layer::FaceConsistency, ReasonCode::FaceChanged, reason);
     }
     if crowded_share > 0.2 {
-        return LayerScore::attack(Layer::FaceConsistency, reason);
+        return LayerScore::attack(Layer::FaceConsistency, ReasonCode::SeveralFaces, reason);
     }
     let identity = if embeddings.len() >= 2 {
         ramp(lowest, DIFFERENT_PERSON, SAME_PERSON)

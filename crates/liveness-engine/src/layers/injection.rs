@@ -25,6 +25,8 @@
 //!   injection (no screen in the path) or a replay far enough from the camera to blur the
 //!   grid.
 
+use domain::ReasonCode;
+
 use super::{Evidence, Layer, LayerScore, faces, quantile, ramp};
 use crate::illumination::reading::{FOLLOW_CORRELATION, LightReading};
 use crate::observation::FrameObservation;
@@ -59,13 +61,21 @@ pub fn score(
         return signals;
     };
     let reason = format!("{}; {}", signals.reason, light.describe());
-    if signals.is_attack() {
-        return LayerScore::attack(Layer::DeepfakeInjection, reason);
+    if let (true, Some(cause)) = (signals.is_attack(), signals.cause) {
+        return LayerScore::attack(Layer::DeepfakeInjection, cause, reason);
     }
-    match light.finding.evidence() {
-        Evidence::Attack => LayerScore::attack(Layer::DeepfakeInjection, reason),
-        Evidence::None => LayerScore::no_evidence(Layer::DeepfakeInjection, reason),
-        Evidence::Measured => {
+    let light_cause = light.finding.reason();
+    match (light.finding.evidence(), light_cause) {
+        (Evidence::Attack, Some(cause)) => {
+            LayerScore::attack(Layer::DeepfakeInjection, cause, reason)
+        }
+        (Evidence::None, Some(cause)) => {
+            LayerScore::no_evidence(Layer::DeepfakeInjection, cause, reason)
+        }
+        (Evidence::Attack | Evidence::None, None) => {
+            LayerScore::new(Layer::DeepfakeInjection, signals.score, reason)
+        }
+        (Evidence::Measured, _) => {
             let light_score = 0.6 + 0.4 * ramp(light.correlation, FOLLOW_CORRELATION, 0.9);
             let score = if signals.evidence == Evidence::None {
                 light_score
@@ -81,7 +91,11 @@ pub fn score(
 fn stream_signals(frames: &[FrameObservation], timing: &StreamTiming) -> LayerScore {
     let observed: Vec<_> = faces(frames).collect();
     if observed.len() < 2 {
-        return LayerScore::no_evidence(Layer::DeepfakeInjection, "too few faces to judge".into());
+        return LayerScore::no_evidence(
+            Layer::DeepfakeInjection,
+            ReasonCode::FaceNotFound,
+            "too few faces to judge".into(),
+        );
     }
     let pairs = observed.len() - 1;
     let frozen = observed
@@ -108,10 +122,18 @@ fn stream_signals(frames: &[FrameObservation], timing: &StreamTiming) -> LayerSc
         timing.repeated_bytes, timing.received, timing.out_of_order
     );
     if frozen_share > 0.5 || repeated_share > 0.3 {
-        return LayerScore::attack(Layer::DeepfakeInjection, reason);
+        return LayerScore::attack(
+            Layer::DeepfakeInjection,
+            ReasonCode::InjectionSuspected,
+            reason,
+        );
     }
     if moire > MOIRE_ATTACK {
-        return LayerScore::attack(Layer::DeepfakeInjection, reason);
+        return LayerScore::attack(
+            Layer::DeepfakeInjection,
+            ReasonCode::ScreenReplaySuspected,
+            reason,
+        );
     }
     let timing_score = if timing.out_of_order == 0 { 1.0 } else { 0.3 };
     let stillness_score = 1.0 - frozen_share * 2.0;

@@ -10,6 +10,7 @@ pub mod consistency;
 pub mod injection;
 pub mod motion;
 
+use domain::ReasonCode;
 use serde::Serialize;
 
 use crate::observation::{FaceObservation, FrameObservation};
@@ -48,6 +49,9 @@ pub struct LayerScore {
     /// What the score rests on, in words and numbers.
     pub reason: String,
     pub evidence: Evidence,
+    /// The reason code of an attack or of no evidence (for the backend's `reasons`).
+    #[serde(skip)]
+    pub cause: Option<ReasonCode>,
 }
 
 impl LayerScore {
@@ -61,25 +65,28 @@ impl LayerScore {
             },
             reason,
             evidence: Evidence::Measured,
+            cause: None,
         }
     }
 
-    pub(crate) fn attack(layer: Layer, reason: String) -> Self {
+    pub(crate) fn attack(layer: Layer, cause: ReasonCode, reason: String) -> Self {
         Self {
             layer,
             score: 0.0,
             reason,
             evidence: Evidence::Attack,
+            cause: Some(cause),
         }
     }
 
     /// The layer could not judge: neither live nor attack.
-    pub(crate) fn no_evidence(layer: Layer, reason: String) -> Self {
+    pub(crate) fn no_evidence(layer: Layer, cause: ReasonCode, reason: String) -> Self {
         Self {
             layer,
             score: 0.5,
             reason,
             evidence: Evidence::None,
+            cause: Some(cause),
         }
     }
 

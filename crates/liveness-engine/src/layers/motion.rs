@@ -43,6 +43,8 @@
 //! flat scene in a camera that moves while the head stays perfectly still for the whole hold,
 //! or in head, hair and shoulders swaying as one block in front of a textureless wall.
 
+use domain::ReasonCode;
+
 use super::{Evidence, Layer, LayerScore, faces, quantile, ramp};
 use crate::homography::rms_distance;
 use crate::illumination::reading::{LightFinding, LightReading};
@@ -312,13 +314,15 @@ pub fn score(
         m.room_pairs
     );
     match m.evidence() {
-        Evidence::Attack => LayerScore::attack(Layer::Motion, reason),
+        Evidence::Attack => LayerScore::attack(Layer::Motion, ReasonCode::PrintSuspected, reason),
         Evidence::None if light_measured => LayerScore::new(
             Layer::Motion,
             NEUTRAL_WITH_LIGHT,
             format!("{reason}; no depth from motion, the screen's light saw a near curved face"),
         ),
-        Evidence::None => LayerScore::no_evidence(Layer::Motion, reason),
+        Evidence::None => {
+            LayerScore::no_evidence(Layer::Motion, ReasonCode::TooLittleMotion, reason)
+        }
         Evidence::Measured => LayerScore::new(
             Layer::Motion,
             0.4 + 0.6 * ramp(m.off_plane_share, PLANAR_SHARE, DEPTH_SHARE),

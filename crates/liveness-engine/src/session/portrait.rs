@@ -1,13 +1,20 @@
-//! Choosing the portrait frame: every analysed face is scored (frontal, eyes open, mouth
-//! closed, sharp, confidently detected) and only the best frame's bytes are kept.
+//! Choosing the portrait frame: every analysed face is scored cheaply (frontal, eyes open,
+//! mouth closed, sharp, confidently detected) and the bytes of the best [`KEPT_FRAMES`] frames
+//! are kept. At the verdict each kept frame's portrait is made and checked, and the one that
+//! meets the most ICAO requirements (then the best `photo_quality_score`) is the portrait.
 
 use face_engine::{EngineResult, FaceEngine, Image, Portrait};
 
 use crate::observation::FaceObservation;
 
+/// Frames kept as portrait candidates (each costs a detection, a mesh and a warp at the
+/// verdict).
+pub const KEPT_FRAMES: usize = 3;
+
 #[derive(Debug, Default)]
 pub(super) struct PortraitCandidate {
-    best: Option<(f32, Vec<u8>)>,
+    /// `(cheap score, JPEG)`, best first.
+    best: Vec<(f32, Vec<u8>)>,
 }
 
 impl PortraitCandidate {
@@ -16,23 +23,51 @@ impl PortraitCandidate {
         let eyes = (face.eye_openness / 0.25).min(1.0);
         let mouth = 1.0 - (face.mouth_open / 0.2).min(1.0);
         let score = frontal.max(0.0) * eyes * mouth * face.sharpness * face.detector_score;
-        if self.best.as_ref().is_none_or(|(best, _)| score > *best) {
-            self.best = Some((score, jpeg.to_vec()));
+        if self.best.len() == KEPT_FRAMES
+            && self.best.last().is_some_and(|(worst, _)| score <= *worst)
+        {
+            return;
         }
+        let at = self.best.partition_point(|(kept, _)| *kept >= score);
+        self.best.insert(at, (score, jpeg.to_vec()));
+        self.best.truncate(KEPT_FRAMES);
     }
 
-    /// The ICAO portrait of the kept frame, if any frame had a face.
+    /// The ICAO portrait of the kept frame that meets the most requirements, if any frame had
+    /// a face (the first frame's error when none gave a portrait).
     pub(super) fn render(
         &self,
         engine: &FaceEngine,
         max_pixels: u64,
     ) -> Option<EngineResult<Portrait>> {
-        let (_, jpeg) = self.best.as_ref()?;
-        Some(
-            Image::decode_with_limit(jpeg, max_pixels).and_then(|image| {
+        let mut first_error = None;
+        let mut chosen: Option<Portrait> = None;
+        for (_, jpeg) in &self.best {
+            let made = Image::decode_with_limit(jpeg, max_pixels).and_then(|image| {
                 let face = engine.primary_face(&image)?;
                 engine.portrait(&image, &face)
-            }),
-        )
+            });
+            match made {
+                Ok(portrait) => {
+                    if chosen.as_ref().is_none_or(|best| better(&portrait, best)) {
+                        chosen = Some(portrait);
+                    }
+                }
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        match (chosen, first_error) {
+            (Some(portrait), _) => Some(Ok(portrait)),
+            (None, Some(e)) => Some(Err(e)),
+            (None, None) => None,
+        }
     }
+}
+
+fn better(candidate: &Portrait, best: &Portrait) -> bool {
+    let met = |p: &Portrait| p.quality.requirements.iter().filter(|c| c.passed).count();
+    (met(candidate), candidate.quality.photo_quality_score)
+        > (met(best), best.quality.photo_quality_score)
 }

@@ -1,0 +1,1 @@
+DROP TABLE session_audit_frames;
