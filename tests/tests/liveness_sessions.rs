@@ -106,6 +106,58 @@ fn a_managed_passive_session_passes_end_to_end_with_a_signed_webhook() {
         "the tenant's key sees the layers: {}",
         keyed.body
     );
+    // the portrait checked requirement by requirement, and the reasons of a pass: only
+    // portrait requirements can be among them
+    let requirements = keyed.body["photo_quality"]
+        .as_array()
+        .expect("photo_quality");
+    assert_eq!(requirements.len(), 15, "{}", keyed.body);
+    assert!(requirements.iter().all(|r| r["requirement"].is_string()
+        && r["value"].is_number()
+        && r["passed"].is_boolean()
+        && (r["min"].is_number() || r["max"].is_number())));
+    let failed: Vec<String> = requirements
+        .iter()
+        .filter(|r| r["passed"] == false)
+        .map(|r| {
+            format!(
+                "portrait_requirement_failed:{}",
+                r["requirement"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    let reasons: Vec<String> = keyed.body["reasons"]
+        .as_array()
+        .expect("reasons")
+        .iter()
+        .filter_map(|r| r.as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(
+        reasons, failed,
+        "a pass's reasons are its failed requirements"
+    );
+    let score = keyed.body["photo_quality_score"].as_f64().expect("score");
+    assert!(failed.is_empty() || score < 0.6, "{score} with {failed:?}");
+    for field in ["reasons", "photo_quality"] {
+        assert!(
+            result.body.get(field).is_none(),
+            "the browser never sees {field}"
+        );
+    }
+    // audit frames are off by default: none kept
+    let audit = send(
+        "GET",
+        &format!("{}/api/v1/session/{id}/audit-frames", server.base_url),
+        Some(&key),
+        None,
+        Vec::new(),
+    );
+    assert_eq!(audit.status, 200, "{}", audit.body);
+    assert_eq!(
+        audit.body["frames"],
+        json!([]),
+        "audit frames are off by default"
+    );
 
     let (status, jpeg) = get_bytes(&format!("{}{photo_url}", server.base_url));
     assert_eq!(status, 200);

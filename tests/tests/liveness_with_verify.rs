@@ -3,7 +3,8 @@
 //! `match.is_match` true in the result read with the API key and in the signed webhook, one of
 //! another person with false; the browser's token never sees the match; a reference that is
 //! not base64, is over 8 MB, or shows no face is refused; the reference's embedding is gone
-//! after completion and after expiry. The screen-light check is off here (its own tests are
+//! after completion and after expiry. Audit frames are on here (2 per session): the key reads
+//! them, nobody else, and the retention sweep deletes them. The screen-light check is off here (its own tests are
 //! `screen_light_sessions.rs`), so the sessions rest on the recorded footage alone; challenge
 //! draws are seeded.
 
@@ -99,6 +100,7 @@ fn check_backend(backend: Backend) {
             ("FACEGATE__WEBHOOKS__POLL_INTERVAL_MS", "100"),
             ("FACEGATE__LIVENESS__ILLUMINATION__ENABLED", "false"),
             ("FACEGATE__SESSIONS__RNG_SEED", "31"),
+            ("FACEGATE__SESSIONS__AUDIT_FRAMES", "2"),
         ],
     );
     let key = create_key(&server, "bank");
@@ -135,8 +137,31 @@ fn check_backend(backend: Backend) {
         None,
         "{name}: the reference is deleted when the session completes"
     );
+    // audit frames (on here, 2 per session): sealed at rest, readable with the key only
+    let audit_url = format!("{}/api/v1/session/{id}/audit-frames", server.base_url);
+    let audit = send("GET", &audit_url, Some(&key), None, Vec::new());
+    let frames = audit.body["frames"].as_array().expect("frames");
+    assert_eq!(frames.len(), 2, "{name}: at most the configured count");
+    for frame in frames {
+        let jpeg = base64::engine::general_purpose::STANDARD
+            .decode(frame.as_str().expect("base64"))
+            .expect("base64 decodes");
+        image::load_from_memory(&jpeg).expect("an audit frame is the camera's JPEG");
+    }
+    let anonymous = send("GET", &audit_url, None, None, Vec::new());
+    assert_eq!(anonymous.status, 401, "{name}: the key is required");
+    let other_key = create_key(&server, "another-bank");
+    let foreign = send("GET", &audit_url, Some(&other_key), None, Vec::new());
+    assert_eq!(
+        foreign.status, 404,
+        "{name}: another tenant's session is not found"
+    );
     let hooks = receiver.wait_for(1, Duration::from_secs(20));
     let payload: Value = serde_json::from_str(&hooks[0].body).expect("json");
+    assert!(
+        payload["reasons"].is_array(),
+        "{name}: the webhook carries the reasons: {payload}"
+    );
     assert_eq!(
         payload["match"]["is_match"], true,
         "{name}: the webhook carries it"
@@ -217,6 +242,13 @@ fn check_backend(backend: Backend) {
         store.session_reference_embedding(waiting).expect("row"),
         None,
         "{name}: the reference is deleted when the session expires"
+    );
+    assert!(
+        store
+            .session_audit_frames(uuid)
+            .expect("audit frames")
+            .is_empty(),
+        "{name}: the retention sweep deletes the audit frames with the session's photo"
     );
 }
 

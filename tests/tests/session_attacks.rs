@@ -31,6 +31,28 @@ fn a_still_photo_over_the_socket_never_passes_and_a_session_without_pass_has_no_
         .verdict()
         .unwrap_or_else(|| panic!("no verdict: {:?}", outcome.messages));
     assert_ne!(verdict["verdict"], "pass", "{verdict}");
+    let keyed = send(
+        "GET",
+        &format!("{}/api/v1/session/{id}/result", server.base_url),
+        Some(&key),
+        None,
+        Vec::new(),
+    );
+    let reasons: Vec<&str> = keyed.body["reasons"]
+        .as_array()
+        .expect("reasons")
+        .iter()
+        .filter_map(|r| r.as_str())
+        .collect();
+    assert!(
+        reasons.contains(&"injection_suspected"),
+        "a still photo repeated is refused as a stream no camera makes: {reasons:?}"
+    );
+    assert!(
+        keyed.body.get("photo_quality").is_none(),
+        "no portrait without a pass: {}",
+        keyed.body
+    );
     let (status, body) = get_bytes(&format!(
         "{}/api/v1/session/{id}/photo?token={token}",
         server.base_url
