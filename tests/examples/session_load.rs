@@ -1,7 +1,8 @@
 //! Session capacity: N concurrent passive sessions over real WebSockets, each streaming a shared
 //! live video at 15 fps with the light of its session's colour sequence rendered on the face
 //! (simulated, rendered ahead of time), against a running server. Prints, per N, time to verdict (p50, p95),
-//! frames sent and analysed per session, and whether every verdict was `pass`.
+//! frames sent per session, how many verdicts were `pass`, and the reason codes of the others
+//! (read with the key, as a backend would).
 //!
 //! `FACEGATE_URL=http://127.0.0.1:8080 FACEGATE_KEY=fg_… cargo run --release -p
 //! facegate-blackbox-tests --example session_load -- 1 4 8 16 32` (bench/sessions.sh does it all).
@@ -48,12 +49,12 @@ fn main() {
         })
         .collect();
     println!(
-        "| sessions | pass | time to verdict p50 (s) | p95 (s) | frames sent / session | wall (s) |"
+        "| sessions | pass | time to verdict p50 (s) | p95 (s) | frames sent / session | wall (s) | reasons of the others |"
     );
-    println!("|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|");
     for n in counts {
         let start = Instant::now();
-        let results: Vec<(bool, f64, usize)> = std::thread::scope(|scope| {
+        let results: Vec<(bool, f64, usize, String)> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..n)
                 .map(|i| {
                     let (base_url, key, frames) = (&base_url, &key, &clips[i % clips.len()]);
@@ -74,7 +75,25 @@ fn main() {
                             Duration::from_secs(60),
                         );
                         let pass = outcome.verdict().is_some_and(|v| v["verdict"] == "pass");
-                        (pass, began.elapsed().as_secs_f64(), outcome.frames_sent)
+                        let elapsed = began.elapsed().as_secs_f64();
+                        // why a session did not pass, as its tenant's backend reads it
+                        let keyed = facegate_blackbox_tests::send(
+                            "GET",
+                            &format!("{base_url}/api/v1/session/{id}/result"),
+                            Some(key),
+                            None,
+                            Vec::new(),
+                        );
+                        let reasons = keyed.body["reasons"]
+                            .as_array()
+                            .map(|r| {
+                                r.iter()
+                                    .filter_map(|c| c.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join("+")
+                            })
+                            .unwrap_or_default();
+                        (pass, elapsed, outcome.frames_sent, reasons)
                     })
                 })
                 .collect();
@@ -87,8 +106,12 @@ fn main() {
         times.sort_by(f64::total_cmp);
         let passed = results.iter().filter(|r| r.0).count();
         let frames = results.iter().map(|r| r.2).sum::<usize>() as f64 / n as f64;
+        let mut reasons = std::collections::BTreeMap::<&str, usize>::new();
+        for r in results.iter().filter(|r| !r.0) {
+            *reasons.entry(r.3.as_str()).or_default() += 1;
+        }
         println!(
-            "| {n} | {passed}/{n} | {:.2} | {:.2} | {frames:.0} | {:.1} |",
+            "| {n} | {passed}/{n} | {:.2} | {:.2} | {frames:.0} | {:.1} | {reasons:?} |",
             percentile(&times, 50.0),
             percentile(&times, 95.0),
             start.elapsed().as_secs_f64()

@@ -86,6 +86,13 @@ pub const OTHER_CORRELATION: f32 = 0.35;
 /// held-back half at a ratio of 0.3), but explains little of so strong a swing. Live faces
 /// leave 0.01–0.036 unexplained.
 pub const MAX_UNEXPLAINED_SWING: f32 = 0.1;
+/// Median gap between the frames analysed while the colours were shown above which no light
+/// finding is attack evidence (`TooFewFrames` instead, a `retry`): an overloaded server
+/// analyses a few frames a second, stamped with jittered arrival times, and then live faces
+/// read as following another sequence or as flat (measured: 3 of 24 concurrent live sessions
+/// failed as `injection_suspected` on 2 cores, docs/benchmarks.md). A camera at 10 fps or
+/// more, analysed in full, leaves 67–100 ms.
+pub const MAX_ATTACK_EVIDENCE_GAP_MS: f32 = 150.0;
 
 /// What the light check found, for the verdict's reasons and the guidance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -220,6 +227,16 @@ fn lit_frames(
         .collect()
 }
 
+/// Median gap between consecutive `times` (ms); 0 for fewer than two.
+fn median_gap_ms(times: &[f32]) -> f32 {
+    let mut gaps: Vec<f32> = times.windows(2).map(|w| w[1] - w[0]).collect();
+    if gaps.is_empty() {
+        return 0.0;
+    }
+    gaps.sort_by(f32::total_cmp);
+    gaps[gaps.len() / 2]
+}
+
 /// Judges the samples (capture time in the session's clock, regions) against `sequence`.
 pub fn read(samples: &[(u64, LightSample)], sequence: &Illumination) -> LightReading {
     let mut best: Option<(f32, u64)> = None;
@@ -265,10 +282,10 @@ pub fn read(samples: &[(u64, LightSample)], sequence: &Illumination) -> LightRea
         && gains.centre >= MIN_GAIN
         && unexplained < MAX_UNEXPLAINED_SWING;
     let finding = if !follows {
-        if swing >= STRONG_SWING
+        let other = swing >= STRONG_SWING
             && face_alone
-            && (correlation < OTHER_CORRELATION || unexplained >= MAX_UNEXPLAINED_SWING)
-        {
+            && (correlation < OTHER_CORRELATION || unexplained >= MAX_UNEXPLAINED_SWING);
+        if other {
             LightFinding::OtherSequence
         } else {
             LightFinding::TooLittleLight
@@ -286,6 +303,14 @@ pub fn read(samples: &[(u64, LightSample)], sequence: &Illumination) -> LightRea
         LightFinding::Flat
     } else {
         LightFinding::Follows
+    };
+    // an attack finding rests on frames analysed densely enough to trust their timing
+    let finding = if finding.evidence() == Evidence::Attack
+        && median_gap_ms(&times) > MAX_ATTACK_EVIDENCE_GAP_MS
+    {
+        LightFinding::TooFewFrames
+    } else {
+        finding
     };
     LightReading {
         finding,
@@ -374,5 +399,18 @@ mod tests {
             replayed.describe()
         );
         assert_eq!(read(&[], &sequence).finding, LightFinding::TooFewFrames);
+        // the same face analysed only every third frame (~200 ms apart, an overloaded server):
+        // no evidence of another sequence, a retry
+        let sparse: Vec<_> = samples(&other, 0.6, 0.3, 0.05)
+            .into_iter()
+            .step_by(3)
+            .collect();
+        let overloaded = read(&sparse, &sequence);
+        assert_eq!(
+            overloaded.finding,
+            LightFinding::TooFewFrames,
+            "{}",
+            overloaded.describe()
+        );
     }
 }
