@@ -225,7 +225,10 @@ async function installScriptedCamera({ frames_url, segments, fps, frame_count, l
         // the action at half speed: a person holds a pose longer than the labelled clip, and a
         // 0.6 s turn can fall between the frames a loaded server analyses
         const action = (segments[kind] || []).flatMap((i) => [i, i]);
-        answer = action.length ? segments.neutral.slice(0, 3).concat(action) : [];
+        // and back at rest for half a second before trying again, as a person waits to see
+        // whether it counted: three frames of rest fell between the frames a loaded server
+        // analysed, so a turn done was never seen to return (challenge missed, a live fail)
+        answer = action.length ? segments.neutral.slice(0, 8).concat(action) : [];
         queue = answer.slice();
       } else if (!asked) {
         answer = [];
