@@ -9,6 +9,7 @@ pub mod deployment;
 mod error;
 pub mod outbox;
 pub mod pgvector;
+pub mod retention;
 mod schema;
 pub mod search;
 pub mod secrets;
