@@ -1,8 +1,9 @@
 //! Cost of analysing one camera frame (decode, selfie detector, one mesh pass, anti-spoof,
 //! pixel signals), with and without the all-faces count and the identity embedding that a
 //! session adds on some frames, and the motion layer's per-frame work (the two grey patches and
-//! the pair measure against a frame 300 ms earlier), and the light check's per-frame and
-//! per-session work. Frames come from the shared webcam video (ffmpeg).
+//! the pair measure against a frame 300 ms earlier), the room test's (the frame's coarse copy
+//! and the outer band searched against the frame 300 ms earlier), and the light check's
+//! per-frame and per-session work. Frames come from the shared webcam video (ffmpeg).
 
 use std::path::Path;
 use std::process::Command;
@@ -14,6 +15,7 @@ use facegate_liveness_engine::illumination::sample::LightSample;
 use facegate_liveness_engine::illumination::{Illumination, reading};
 use facegate_liveness_engine::observation::{Analysis, observe};
 use facegate_liveness_engine::parallax::{self, FacePatch};
+use facegate_liveness_engine::room::{self, RoomPatch};
 use rand::SeedableRng;
 
 fn webcam_frame(at: &str) -> Vec<u8> {
@@ -96,6 +98,16 @@ fn frame_analysis(c: &mut Criterion) {
             let patch = FacePatch::capture(image.rgb(), &now.bbox);
             parallax::measure(&old_patch, &patch, &predict, before.eye_span)
         })
+    });
+    // the room test (issue 29): the frame's coarse grey copy, and the outer band's blocks
+    // searched in the frame 300 ms later
+    let old_room = RoomPatch::capture(earlier.rgb(), &before.bbox);
+    group.bench_function("room_capture", |b| {
+        b.iter(|| RoomPatch::capture(image.rgb(), &now.bbox))
+    });
+    let new_room = RoomPatch::capture(image.rgb(), &now.bbox);
+    group.bench_function("room_classify_pair", |b| {
+        b.iter(|| room::classify(&old_room, &new_room))
     });
     // the light check (issue 29): one frame's regions, a frame between two analysed ones
     // (decode and regions, no inference), and the reading over a session's samples
