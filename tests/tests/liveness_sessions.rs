@@ -7,7 +7,7 @@ use std::time::Duration;
 use facegate_blackbox_tests::live::{self, video_frames};
 use facegate_blackbox_tests::receiver::{HttpsReceiver, TestCa};
 use facegate_blackbox_tests::{
-    Part, cli, create_key, create_managed_session, get_bytes, multipart, send,
+    Part, cli, create_key, create_managed_session, get, get_bytes, multipart, send,
     start_webhook_server, testdata_file,
 };
 use serde_json::{Value, json};
@@ -93,12 +93,9 @@ fn a_managed_passive_session_passes_end_to_end_with_a_signed_webhook() {
         "a token read gets the spec's fields only"
     );
     let photo_url = result.body["photo_url"].as_str().expect("photo_url");
-    let keyed = send(
-        "GET",
+    let keyed = get(
         &format!("{}/api/v1/session/{id}/result", server.base_url),
         Some(&key),
-        None,
-        Vec::new(),
     );
     assert_eq!(keyed.body["reference_id"], "customer-42");
     assert!(
@@ -145,12 +142,9 @@ fn a_managed_passive_session_passes_end_to_end_with_a_signed_webhook() {
         );
     }
     // audit frames are off by default: none kept
-    let audit = send(
-        "GET",
+    let audit = get(
         &format!("{}/api/v1/session/{id}/audit-frames", server.base_url),
         Some(&key),
-        None,
-        Vec::new(),
     );
     assert_eq!(audit.status, 200, "{}", audit.body);
     assert_eq!(
@@ -204,12 +198,9 @@ fn a_managed_passive_session_passes_end_to_end_with_a_signed_webhook() {
     assert_eq!(payload["reference_id"], "customer-42");
     assert!(payload["confidence"].as_f64().is_some_and(|c| c >= 0.7));
 
-    let deliveries = send(
-        "GET",
+    let deliveries = get(
         &format!("{}/api/v1/session/{id}/webhook-deliveries", server.base_url),
         Some(&key),
-        None,
-        Vec::new(),
     );
     assert_eq!(deliveries.status, 200);
     let delivery = &deliveries.body["deliveries"][0];

@@ -15,7 +15,7 @@ use facegate_blackbox_tests::database::{Backend, backends};
 use facegate_blackbox_tests::live::{self, video_frames};
 use facegate_blackbox_tests::receiver::{HttpsReceiver, TestCa};
 use facegate_blackbox_tests::{
-    Server, create_key, create_managed_session, post_managed_session, send, start_server_on,
+    Server, create_key, create_managed_session, get, post_managed_session, send, start_server_on,
 };
 use serde_json::{Value, json};
 
@@ -139,7 +139,7 @@ fn check_backend(backend: Backend) {
     );
     // audit frames (on here, 2 per session): sealed at rest, readable with the key only
     let audit_url = format!("{}/api/v1/session/{id}/audit-frames", server.base_url);
-    let audit = send("GET", &audit_url, Some(&key), None, Vec::new());
+    let audit = get(&audit_url, Some(&key));
     let frames = audit.body["frames"].as_array().expect("frames");
     assert_eq!(frames.len(), 2, "{name}: at most the configured count");
     for frame in frames {
@@ -148,10 +148,10 @@ fn check_backend(backend: Backend) {
             .expect("base64 decodes");
         image::load_from_memory(&jpeg).expect("an audit frame is the camera's JPEG");
     }
-    let anonymous = send("GET", &audit_url, None, None, Vec::new());
+    let anonymous = get(&audit_url, None);
     assert_eq!(anonymous.status, 401, "{name}: the key is required");
     let other_key = create_key(&server, "another-bank");
-    let foreign = send("GET", &audit_url, Some(&other_key), None, Vec::new());
+    let foreign = get(&audit_url, Some(&other_key));
     assert_eq!(
         foreign.status, 404,
         "{name}: another tenant's session is not found"

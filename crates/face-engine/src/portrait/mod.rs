@@ -103,13 +103,19 @@ pub(crate) fn make(img: &RgbImage, mesh: &Mesh, faces_in_frame: usize) -> Engine
     let portrait_to_img = img_to_portrait.inverse().ok_or(EngineError::NoFace)?;
     let out = warp(img, &portrait_to_img, PORTRAIT_WIDTH, PORTRAIT_HEIGHT, FILL);
 
-    let mut quality = measure(img, mesh, &out, &portrait_to_img, scale);
+    let mask = regions::SourceMask {
+        portrait_to_source: &portrait_to_img,
+        source_width: img.width() as f32,
+        source_height: img.height() as f32,
+    };
+    let coverage = regions::source_share(&mask, PORTRAIT_WIDTH, PORTRAIT_HEIGHT);
+    let mut quality = measure(mesh, &out, scale, coverage);
     quality.requirements = requirements::check(&requirements::Capture {
-        source: img,
+        coverage,
         mesh,
         portrait: &out,
         source_to_portrait: &img_to_portrait,
-        portrait_to_source: &portrait_to_img,
+        mask: &mask,
         faces_in_frame,
     });
     if quality.failed().next().is_some() {
@@ -129,13 +135,8 @@ fn ramp(value: f32, zero_at: f32, one_at: f32) -> f32 {
     ((value - zero_at) / (one_at - zero_at)).clamp(0.0, 1.0)
 }
 
-fn measure(
-    img: &RgbImage,
-    mesh: &Mesh,
-    portrait: &RgbImage,
-    portrait_to_img: &Affine,
-    scale: f32,
-) -> PhotoQuality {
+/// The score's factors; `coverage` is the share of the portrait taken from the frame.
+fn measure(mesh: &Mesh, portrait: &RgbImage, scale: f32, coverage: f32) -> PhotoQuality {
     let pose = quality::pose_from_mesh(&mesh.points);
     let (re, le) = (mesh.right_eye(), mesh.left_eye());
     let inter_eye = re.distance(le);
@@ -149,26 +150,13 @@ fn measure(
         target.y + half * 1.6,
     );
     let measured = quality::measure(portrait, &face_box, &pose);
-    // share of portrait pixels that came from the source image rather than the fill
-    let (w, h) = (img.width() as f32, img.height() as f32);
-    let mut inside = 0u32;
-    let mut total = 0u32;
-    for y in (0..PORTRAIT_HEIGHT).step_by(10) {
-        for x in (0..PORTRAIT_WIDTH).step_by(10) {
-            let p = portrait_to_img.apply(Point::new(x as f32, y as f32));
-            total += 1;
-            if p.x >= 0.0 && p.y >= 0.0 && p.x < w && p.y < h {
-                inside += 1;
-            }
-        }
-    }
     let factors = [
         measured.sharpness.clamp(0.0, 1.0),
         1.0 - ((measured.brightness - 0.55).abs() / 0.45).clamp(0.0, 1.0),
         (1.0 - pose.yaw.abs().max(pose.pitch.abs()) / 30.0).clamp(0.0, 1.0),
         ramp(mesh.eye_aspect_ratio(), 0.12, 0.22),
         1.0 - ramp(mesh.mouth_open_ratio(), 0.08, 0.30),
-        ramp(inside as f32 / total as f32, 0.6, 1.0),
+        ramp(coverage, 0.6, 1.0),
         ramp(inter_eye, 20.0, 60.0),
     ];
     let score = factors

@@ -44,6 +44,18 @@ impl SourceMask<'_> {
     }
 }
 
+/// Share of a `width` × `height` portrait taken from the frame (sampled every 10 pixels).
+pub(crate) fn source_share(mask: &SourceMask<'_>, width: u32, height: u32) -> f32 {
+    let (mut inside, mut total) = (0u32, 0u32);
+    for y in (0..height).step_by(10) {
+        for x in (0..width).step_by(10) {
+            total += 1;
+            inside += u32::from(mask.covers(x, y));
+        }
+    }
+    inside as f32 / total.max(1) as f32
+}
+
 fn luma(p: &image::Rgb<u8>) -> f32 {
     (0.299 * p[0] as f32 + 0.587 * p[1] as f32 + 0.114 * p[2] as f32) / 255.0
 }

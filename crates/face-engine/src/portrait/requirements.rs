@@ -63,11 +63,14 @@ pub const OTHER_FACE_WIDTH_SHARE: f32 = 0.5;
 
 /// What the checks look at.
 pub(crate) struct Capture<'a> {
-    pub source: &'a RgbImage,
+    /// Share of the portrait taken from the frame rather than the fill (`margins`: below 1
+    /// the frame held too little around the head for the portrait's crop).
+    pub coverage: f32,
     pub mesh: &'a Mesh,
     pub portrait: &'a RgbImage,
     pub source_to_portrait: &'a Affine,
-    pub portrait_to_source: &'a Affine,
+    /// Which portrait pixels came from the frame.
+    pub mask: &'a SourceMask<'a>,
     /// Faces in the frame at least [`OTHER_FACE_WIDTH_SHARE`] as wide as this one (itself
     /// included).
     pub faces_in_frame: usize,
@@ -112,13 +115,9 @@ pub(crate) fn check(capture: &Capture<'_>) -> Vec<RequirementCheck> {
 fn measure(capture: &Capture<'_>) -> Vec<(PortraitRequirement, f32)> {
     let mesh = capture.mesh;
     let in_portrait = |i: usize| capture.source_to_portrait.apply(mesh.point(i));
-    let mask = SourceMask {
-        portrait_to_source: capture.portrait_to_source,
-        source_width: capture.source.width() as f32,
-        source_height: capture.source.height() as f32,
-    };
+    let mask = capture.mask;
     let portrait = capture.portrait;
-    let stats = |region: &BoundingBox| regions::stats(portrait, region, &mask);
+    let stats = |region: &BoundingBox| regions::stats(portrait, region, mask);
 
     let (right_eye, left_eye) = (
         capture.source_to_portrait.apply(mesh.right_eye()),
@@ -192,10 +191,7 @@ fn measure(capture: &Capture<'_>) -> Vec<(PortraitRequirement, f32)> {
             PortraitRequirement::HeadSize,
             mesh.right_eye().distance(mesh.left_eye()),
         ),
-        (
-            PortraitRequirement::Margins,
-            margins(&mask, portrait.width(), portrait.height()),
-        ),
+        (PortraitRequirement::Margins, capture.coverage),
         (
             PortraitRequirement::EyeLine,
             (PORTRAIT_HEIGHT as f32 - eyes.y) / PORTRAIT_HEIGHT as f32,
@@ -215,7 +211,7 @@ fn measure(capture: &Capture<'_>) -> Vec<(PortraitRequirement, f32)> {
             PortraitRequirement::BackgroundUniformity,
             background(
                 capture,
-                &mask,
+                mask,
                 in_portrait(RIGHT_FACE_EDGE),
                 in_portrait(LEFT_FACE_EDGE),
                 eyes,
@@ -232,20 +228,6 @@ fn measure(capture: &Capture<'_>) -> Vec<(PortraitRequirement, f32)> {
             stats(&lower_face).chroma_distance(&upper_cheeks) / upper_cheeks.mean_luma.max(0.02),
         ),
     ]
-}
-
-/// Share of the portrait's pixels that came from the frame rather than the fill: below 1 the
-/// frame held too little around the head for the portrait's crop (the head at 75% of the
-/// height, the eyes centred).
-fn margins(mask: &SourceMask<'_>, width: u32, height: u32) -> f32 {
-    let (mut inside, mut total) = (0u32, 0u32);
-    for y in (0..height).step_by(8) {
-        for x in (0..width).step_by(8) {
-            total += 1;
-            inside += u32::from(mask.covers(x, y));
-        }
-    }
-    inside as f32 / total.max(1) as f32
 }
 
 /// Mean neighbour difference of the background beside the head, above the eye line (away
