@@ -89,8 +89,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                             continue;
                         };
                         if let Some(frame) = boxes[next].take() {
-                            session.push_frame(&frame.jpeg, frame.timestamp_ms);
-                            let delay = start.elapsed().as_millis() as u64 - frame.timestamp_ms;
+                            session.push_taken(&frame);
+                            let delay =
+                                start.elapsed().as_millis() as u64 - frame.newest.timestamp_ms;
                             delays.lock().map(|mut d| d.push(delay)).ok();
                             analysed += 1;
                             idle = false;

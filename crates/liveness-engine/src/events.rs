@@ -34,6 +34,9 @@ pub enum Guidance {
     NoFace,
     OneFaceOnly,
     MoveCloser,
+    /// The face fills the picture (a phone held close): the anti-spoof model needs to see
+    /// some of the surroundings. Hold the phone a little farther away.
+    MoveBack,
     CenterFace,
     TooDark,
     HoldStill,

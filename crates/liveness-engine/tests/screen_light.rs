@@ -285,11 +285,13 @@ fn held_back_live_passes_in_bright_and_dim_light_and_no_light_attack_passes() {
         }
     }
     // measured: a hand-held camera moves face and room together; where the frame's outer
-    // band shows the room moving (or is too plain to judge) the light decides, so 3 of 4 pass
-    // in a bright office and in a dim room. The fourth (expressions-woman-1) ends in `retry`
-    // at both ratios on the anti-spoof layer: the phone's zoom puts most of the model's view
-    // outside the frame, where the model is no evidence (docs/accuracy.md)
-    assert_eq!(passed_of("live hand-held camera", 0.3), (3, 4));
+    // band shows the room moving (or is too plain to judge) the light decides. One clip
+    // (expressions-woman-1) is held so close that most of the anti-spoof model's view lies
+    // outside the frame: the light stands in for the model when it confirms a curved face,
+    // which it does in a dim room (4 of 4 pass) but not in a bright office, where the relief's
+    // error is too large (0.32 ± 0.11): that one ends in `retry` with `face_too_close`
+    // (3 of 4 pass; docs/accuracy.md)
+    assert_eq!(passed_of("live hand-held camera", 0.3), (4, 4));
     assert_eq!(passed_of("live hand-held camera", 0.05), (3, 4));
     let attacks_passed: Vec<_> = runs
         .iter()

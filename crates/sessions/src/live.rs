@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use domain::{Session, SessionMode, SessionStatus};
 use liveness_engine::challenge::draw_challenges;
-use liveness_engine::mailbox::{LatestFrame, PendingFrame};
+use liveness_engine::mailbox::{LatestFrame, PendingFrame, TakenFrame};
 use liveness_engine::{Illumination, LightCheck, LivenessEvent, LivenessSession, VerdictReport};
 use parking_lot::Mutex;
 use uuid::Uuid;
@@ -141,6 +141,10 @@ impl SessionService {
                 return Err(e);
             }
         };
+        let mailbox = match engine_session.illumination() {
+            Some(sequence) => LatestFrame::with_light_window(sequence.window_end_ms()),
+            None => LatestFrame::new(),
+        };
         sink.send(ClientMessage::Ready {
             mode: session.mode.as_str(),
             challenge_count: session.challenge_count,
@@ -155,7 +159,7 @@ impl SessionService {
                 holder,
                 lease_renewed: Mutex::new(Instant::now()),
                 engine_session: Mutex::new(Some(engine_session)),
-                mailbox: LatestFrame::new(),
+                mailbox,
                 scheduled: AtomicBool::new(false),
                 finished: AtomicBool::new(false),
                 audit: Mutex::new(AuditSampler::new(self.settings.audit_frames)),
@@ -289,7 +293,7 @@ impl Live {
                 .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
                 .is_err()
             {
-                self.mailbox.put(frame);
+                self.mailbox.put_back(frame);
                 return;
             }
             if self.analyse(frame) {
@@ -314,17 +318,18 @@ impl Live {
         }
     }
 
-    /// Feeds one frame; `true` once the stream is over.
-    fn analyse(&self, frame: PendingFrame) -> bool {
+    /// Feeds one frame (and those set aside for the light check); `true` once the stream is
+    /// over.
+    fn analyse(&self, frame: TakenFrame) -> bool {
         self.renew_lease();
         let mut guard = self.engine_session.lock();
         let Some(engine_session) = guard.as_mut() else {
             return true;
         };
-        self.audit.lock().offer(&frame.jpeg);
+        self.audit.lock().offer(&frame.newest.jpeg);
         let events = {
             let _pass = self.service.inference.enter();
-            engine_session.push_frame(&frame.jpeg, frame.timestamp_ms)
+            engine_session.push_taken(&frame)
         };
         for event in events {
             match event {

@@ -31,7 +31,7 @@ pub enum ClientMessage {
         confidence: f32,
         centered: bool,
     },
-    /// A hint: `no_face`, `one_face_only`, `move_closer`, `center_face`, `too_dark`,
+    /// A hint: `no_face`, `one_face_only`, `move_closer`, `move_back`, `center_face`, `too_dark`,
     /// `hold_still`, `turn_head_slightly`, `look_at_camera`, `invalid_frame`, `frame_out_of_order`,
     /// `more_screen_light`.
     Guidance {

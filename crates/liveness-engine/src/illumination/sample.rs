@@ -36,6 +36,9 @@ pub struct LightSample {
     pub surround: [f32; 3],
     /// Pixels read in the border (none when the face fills the frame).
     pub surround_pixels: u32,
+    /// The frame was set aside by an overloaded server's mailbox (`crate::mailbox`), not
+    /// analysed or sampled in its turn: its arrival time says less about when it was captured.
+    pub from_backlog: bool,
 }
 
 impl LightSample {
@@ -69,6 +72,7 @@ impl LightSample {
             brighter: brighter.0,
             surround,
             surround_pixels,
+            from_backlog: false,
         }
     }
 }

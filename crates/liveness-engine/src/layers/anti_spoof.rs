@@ -12,11 +12,17 @@
 //! session is told to find light, not failed. No evidence either when the face fills the
 //! picture (median share of the model's view inside the frame below [`MIN_CONTEXT`]): the
 //! model judges the face with its surroundings, and without them it called 2 of 7 NUAA live
-//! sequences of the calibration half prints (median 0.009).
+//! sequences of the calibration half prints (median 0.009). A phone held close (its zoom
+//! fills the picture with the face) is then judged by the screen's light instead, and only
+//! when the light confirmed a near, curved face beyond doubt
+//! ([`LightReading::confirms_depth`]): that is what the model would have looked for, and a
+//! print, a screen or a tinted stream cannot show it. The layer then scores
+//! [`LIGHT_STANDS_IN_SCORE`].
 
 use domain::ReasonCode;
 
 use super::{Layer, LayerScore, faces, quantile, ramp};
+use crate::illumination::reading::LightReading;
 use crate::observation::FrameObservation;
 
 /// Median live probability below which the frames are taken for a print or screen.
@@ -31,11 +37,16 @@ pub const DARK_FACE: f32 = 0.2;
 /// sees too little of the face's surroundings to judge. Calibration half: live videos
 /// 0.45–0.91 (close-up webcam footage), NUAA face crops 0.12–0.32.
 pub const MIN_CONTEXT: f32 = 0.35;
+/// The layer's score when the face is too close for the model and the light confirmed a near,
+/// curved face: enough to let a session whose other layers agree pass, less than the model's
+/// own conviction.
+pub const LIGHT_STANDS_IN_SCORE: f32 = 0.7;
 /// Median at which the layer is fully convinced.
 const LIVE_MEDIAN: f32 = 0.5;
 const MIN_FRAMES: usize = 5;
 
-pub fn score(frames: &[FrameObservation]) -> LayerScore {
+/// The layer over `frames`; `light` is the light check's reading (none when it is off).
+pub fn score(frames: &[FrameObservation], light: Option<&LightReading>) -> LayerScore {
     let mut values: Vec<f32> = faces(frames).filter_map(|f| f.anti_spoof).collect();
     let mut brightness: Vec<f32> = faces(frames).map(|f| f.brightness).collect();
     let mut context: Vec<f32> = faces(frames).map(|f| f.anti_spoof_context).collect();
@@ -56,6 +67,15 @@ pub fn score(frames: &[FrameObservation]) -> LayerScore {
     );
     if brightness < DARK_FACE {
         return LayerScore::no_evidence(Layer::AntiSpoof, ReasonCode::TooDark, reason);
+    }
+    if context < MIN_CONTEXT && light.is_some_and(LightReading::confirms_depth) {
+        return LayerScore::new(
+            Layer::AntiSpoof,
+            LIGHT_STANDS_IN_SCORE,
+            format!(
+                "{reason}; too close for the model, the screen's light confirmed a near curved face"
+            ),
+        );
     }
     if context < MIN_CONTEXT {
         return LayerScore::no_evidence(Layer::AntiSpoof, ReasonCode::FaceTooClose, reason);

@@ -77,6 +77,8 @@ impl LivenessSession {
             Some(Guidance::TooDark)
         } else if face.size_fraction < 0.2 {
             Some(Guidance::MoveCloser)
+        } else if face.anti_spoof_context < crate::layers::anti_spoof::MIN_CONTEXT {
+            Some(Guidance::MoveBack)
         } else if !face.centered {
             Some(Guidance::CenterFace)
         } else {

@@ -57,7 +57,8 @@ impl LivenessSession {
     /// Samples the light on a frame between two analysed ones while the sequence is shown,
     /// in the last analysed face's box (at most one frame per [`LIGHT_SAMPLE_INTERVAL_MS`]):
     /// the check wants every frame it can get, and this costs a decode, no inference.
-    pub(super) fn sample_light(&mut self, jpeg: &[u8], t: u64) {
+    /// `from_backlog`: the frame was set aside by an overloaded server's mailbox.
+    pub(super) fn sample_light(&mut self, jpeg: &[u8], t: u64, from_backlog: bool) {
         let (LightCheck::Sequence(sequence), Some(face_box)) = (&self.light, self.last_face_box)
         else {
             return;
@@ -70,8 +71,11 @@ impl LivenessSession {
             return;
         }
         if let Ok(image) = Image::decode_with_limit(jpeg, self.config.max_frame_pixels) {
-            self.light_samples
-                .push((t, LightSample::read(image.rgb(), &face_box)));
+            let sample = LightSample {
+                from_backlog,
+                ..LightSample::read(image.rgb(), &face_box)
+            };
+            self.light_samples.push((t, sample));
         }
     }
 

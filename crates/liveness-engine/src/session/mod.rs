@@ -24,6 +24,7 @@ use crate::fusion::{EndReason, VerdictReport, fuse};
 use crate::illumination::Illumination;
 use crate::illumination::sample::LightSample;
 use crate::layers;
+use crate::mailbox::TakenFrame;
 use crate::observation::{Analysis, FrameObservation, observe, observe_action};
 use crate::parallax::{FacePatch, ParallaxTracker};
 
@@ -199,7 +200,7 @@ impl LivenessSession {
             .intake
             .admit(&self.config, jpeg, timestamp_ms, watching)
         {
-            Admission::SampledOut => self.sample_light(jpeg, timestamp_ms),
+            Admission::SampledOut => self.sample_light(jpeg, timestamp_ms, false),
             Admission::Watch => self.watch(jpeg, timestamp_ms, &mut events),
             Admission::SessionOver => self.finish(EndReason::SessionTimeout, &mut events),
             Admission::Refused(code) => self.refuse(code, &mut events),
@@ -209,6 +210,18 @@ impl LivenessSession {
             },
         }
         events
+    }
+
+    /// Feeds what a worker took from the session's mailbox: the frames set aside while the
+    /// screen's colours were shown are read by the light check only (a decode each, no
+    /// inference), then the newest frame goes through [`Self::push_frame`].
+    pub fn push_taken(&mut self, taken: &TakenFrame) -> Vec<LivenessEvent> {
+        if self.phase != Phase::Finished {
+            for frame in &taken.light_only {
+                self.sample_light(&frame.jpeg, frame.timestamp_ms, true);
+            }
+        }
+        self.push_frame(&taken.newest.jpeg, taken.newest.timestamp_ms)
     }
 
     /// Ends the session when the caller has no more frames (socket closed, recording over):
@@ -310,7 +323,7 @@ impl LivenessSession {
         if self.mode == SessionMode::Active {
             scores.push(layers::challenge_response::score(&self.trackers));
         }
-        scores.push(layers::anti_spoof::score(&self.frames));
+        scores.push(layers::anti_spoof::score(&self.frames, light.as_ref()));
         scores.push(layers::injection::score(
             &self.frames,
             &self.intake.timing,

@@ -1,0 +1,104 @@
+//! Unit tests of the light reading on synthetic samples: a near curved face, flat, tinted,
+//! unlit and replayed answers, and the overload guard.
+
+use super::*;
+use crate::illumination::ScreenColor;
+use rand::SeedableRng;
+
+/// Samples every 66 ms for 4 s of a surface lit by `sequence` from 150 ms on: the centre
+/// answers with `gain`, the rim with `gain × (1 − relief)`, the room with `room × gain`.
+fn samples(sequence: &Illumination, gain: f32, relief: f32, room: f32) -> Vec<(u64, LightSample)> {
+    let base = [0.30f32, 0.25, 0.20];
+    (0..60u64)
+        .map(|i| {
+            let t = i * 66;
+            let light = sequence
+                .color_at(t as i64 - 150)
+                .map_or([0.0; 3], ScreenColor::linear);
+            let lit = |k: f32| std::array::from_fn(|c| base[c] * (1.0 + k * light[c]));
+            let face = lit(gain);
+            let sample = LightSample {
+                centre: face,
+                rim: lit(gain * (1.0 - relief)),
+                darker: face.map(|v| v * 0.5),
+                brighter: face,
+                surround: lit(gain * room),
+                surround_pixels: 2_000,
+                from_backlog: false,
+            };
+            (t, sample)
+        })
+        .collect()
+}
+
+#[test]
+fn a_near_curved_face_follows_and_flat_or_uniform_answers_are_attacks() {
+    let sequence = Illumination::draw(&mut rand::rngs::StdRng::seed_from_u64(3));
+    let live = read(&samples(&sequence, 0.2, 0.3, 0.05), &sequence);
+    assert_eq!(live.finding, LightFinding::Follows, "{}", live.describe());
+    assert!((100..=200).contains(&live.offset_ms), "{}", live.describe());
+    assert!(live.confirms_depth());
+    let flat = read(&samples(&sequence, 0.2, 0.0, 0.05), &sequence);
+    assert_eq!(flat.finding, LightFinding::Flat, "{}", flat.describe());
+    let tinted = read(&samples(&sequence, 0.2, 0.0, 1.0), &sequence);
+    assert_eq!(
+        tinted.finding,
+        LightFinding::Uniform,
+        "{}",
+        tinted.describe()
+    );
+    let unlit = read(&samples(&sequence, 0.0, 0.0, 0.0), &sequence);
+    assert_eq!(
+        unlit.finding,
+        LightFinding::TooLittleLight,
+        "{}",
+        unlit.describe()
+    );
+    let other = Illumination::draw(&mut rand::rngs::StdRng::seed_from_u64(4));
+    let replayed = read(&samples(&other, 0.6, 0.3, 0.05), &sequence);
+    assert_eq!(
+        replayed.finding.evidence(),
+        Evidence::Attack,
+        "{}",
+        replayed.describe()
+    );
+    assert_eq!(read(&[], &sequence).finding, LightFinding::TooFewFrames);
+    // the same face analysed only every third frame (~200 ms apart, an overloaded server):
+    // no evidence of another sequence, a retry
+    let sparse: Vec<_> = samples(&other, 0.6, 0.3, 0.05)
+        .into_iter()
+        .step_by(3)
+        .collect();
+    let overloaded = read(&sparse, &sequence);
+    assert_eq!(
+        overloaded.finding,
+        LightFinding::TooFewFrames,
+        "{}",
+        overloaded.describe()
+    );
+    // all of its frames read, but two of every three set aside by the mailbox (their
+    // arrival times jittered under load): still no attack evidence
+    let backlogged = |samples: Vec<(u64, LightSample)>| -> Vec<(u64, LightSample)> {
+        samples
+            .into_iter()
+            .enumerate()
+            .map(|(i, (t, mut sample))| {
+                sample.from_backlog = i % 3 != 0;
+                (t, sample)
+            })
+            .collect()
+    };
+    let overloaded = read(&backlogged(samples(&other, 0.6, 0.3, 0.05)), &sequence);
+    assert_eq!(
+        overloaded.finding,
+        LightFinding::TooFewFrames,
+        "{}",
+        overloaded.describe()
+    );
+    // while a live face read the same way still follows
+    let live_backlogged = backlogged(samples(&sequence, 0.2, 0.3, 0.05));
+    assert_eq!(
+        read(&live_backlogged, &sequence).finding,
+        LightFinding::Follows
+    );
+}
