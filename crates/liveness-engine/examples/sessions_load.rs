@@ -35,9 +35,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         max_session_ms: 900_000,
         ..LivenessConfig::default()
     };
-    let boxes: Vec<Arc<LatestFrame>> = (0..sessions)
-        .map(|_| Arc::new(LatestFrame::new()))
-        .collect();
     let states: Vec<Arc<Mutex<LivenessSession>>> = (0..sessions)
         .map(|_| {
             LivenessSession::new(
@@ -49,6 +46,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .map(|s| Arc::new(Mutex::new(s)))
         })
         .collect::<Result<_, _>>()?;
+    let boxes: Vec<Arc<LatestFrame>> = states
+        .iter()
+        .map(|state| {
+            let session = state.lock().unwrap_or_else(|e| e.into_inner());
+            Arc::new(LatestFrame::for_session(&session))
+        })
+        .collect();
     let start = Instant::now();
     let stop = Arc::new(AtomicBool::new(false));
     let delays = Arc::new(Mutex::new(Vec::new()));

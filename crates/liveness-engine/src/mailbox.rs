@@ -13,6 +13,8 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::LivenessSession;
+
 /// Most replaced frames set aside for the light check between two analyses.
 pub const LIGHT_LANE_FRAMES: usize = 8;
 /// Most bytes of replaced frames set aside (typical 640×480 frames are 30–80 KB).
@@ -37,7 +39,20 @@ pub struct TakenFrame {
 struct Slot {
     newest: Option<PendingFrame>,
     light_only: Vec<PendingFrame>,
-    light_only_bytes: usize,
+}
+
+impl Slot {
+    /// Sets `frame` aside for the light check if it was captured by `window_end_ms` and fits
+    /// the bounds; drops it otherwise.
+    fn set_aside(&mut self, frame: PendingFrame, window_end_ms: u64) {
+        let bytes: usize = self.light_only.iter().map(|f| f.jpeg.len()).sum();
+        if frame.timestamp_ms <= window_end_ms
+            && self.light_only.len() < LIGHT_LANE_FRAMES
+            && bytes + frame.jpeg.len() <= LIGHT_LANE_BYTES
+        {
+            self.light_only.push(frame);
+        }
+    }
 }
 
 #[derive(Debug, Default)]
@@ -52,6 +67,14 @@ impl LatestFrame {
     /// A mailbox for a session without a light check.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The mailbox for `session`: it sets replaced frames aside while the session's light
+    /// sequence is shown, and drops them as [`Self::new`] does when it shows none.
+    pub fn for_session(session: &LivenessSession) -> Self {
+        session.illumination().map_or_else(Self::new, |sequence| {
+            Self::with_light_window(sequence.window_end_ms())
+        })
     }
 
     /// A mailbox that sets replaced frames aside for the light check until session time
@@ -73,12 +96,7 @@ impl LatestFrame {
             return false;
         };
         self.dropped.fetch_add(1, Ordering::Relaxed);
-        let fits = slot.light_only.len() < LIGHT_LANE_FRAMES
-            && slot.light_only_bytes + replaced.jpeg.len() <= LIGHT_LANE_BYTES;
-        if replaced.timestamp_ms <= self.light_window_end_ms && fits {
-            slot.light_only_bytes += replaced.jpeg.len();
-            slot.light_only.push(replaced);
-        }
+        slot.set_aside(replaced, self.light_window_end_ms);
         true
     }
 
@@ -89,7 +107,6 @@ impl LatestFrame {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let newest = slot.newest.take()?;
-        slot.light_only_bytes = 0;
         Some(TakenFrame {
             newest,
             light_only: std::mem::take(&mut slot.light_only),
@@ -104,20 +121,17 @@ impl LatestFrame {
             .slot
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let mut older = taken.light_only;
-        match slot.newest {
-            None => slot.newest = Some(taken.newest),
-            Some(_) => older.push(taken.newest),
+        // oldest first: the returned frames, then (if a newer frame waits) the returned
+        // newest, then whatever was set aside meanwhile
+        let newer = std::mem::replace(&mut slot.light_only, taken.light_only);
+        if slot.newest.is_none() {
+            slot.newest = Some(taken.newest);
+        } else {
+            slot.set_aside(taken.newest, self.light_window_end_ms);
         }
-        older.append(&mut slot.light_only);
-        let mut bytes = 0;
-        older.retain(|frame| {
-            bytes += frame.jpeg.len();
-            bytes <= LIGHT_LANE_BYTES
-        });
-        older.truncate(LIGHT_LANE_FRAMES);
-        slot.light_only_bytes = older.iter().map(|frame| frame.jpeg.len()).sum();
-        slot.light_only = older;
+        for frame in newer {
+            slot.set_aside(frame, self.light_window_end_ms);
+        }
     }
 
     /// Frames replaced before they were analysed.

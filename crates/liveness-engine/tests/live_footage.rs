@@ -52,13 +52,7 @@ fn every_video_passes_in_passive_mode() {
                 let ratio = LIGHT_RATIOS[k % LIGHT_RATIOS.len()];
                 let seed = start as u64 * 31 + name.len() as u64;
                 let mut camera = LightCamera::new(engine(), Scene::LiveFace, ratio, seed);
-                let mut session = LivenessSession::new(
-                    engine(),
-                    LivenessConfig::default(),
-                    SessionMode::Passive,
-                    &mut rand::rngs::StdRng::seed_from_u64(seed),
-                )
-                .expect("session");
+                let mut session = lit::seeded_session(SessionMode::Passive, seed);
                 // a clip shorter than a session plays on back and forth, as a person who
                 // keeps swaying would (one is 3.1 s)
                 let mut order: Vec<usize> = (start..recording.frames.len()).collect();
@@ -176,13 +170,7 @@ fn labelled_videos_answer_random_challenges_and_pass() {
 #[test]
 fn a_passing_session_yields_an_icao_portrait() {
     let recording = video("expressions-man-2");
-    let mut session = LivenessSession::new(
-        engine(),
-        LivenessConfig::default(),
-        SessionMode::Passive,
-        &mut rand::rngs::StdRng::seed_from_u64(29),
-    )
-    .expect("session");
+    let mut session = lit::seeded_session(SessionMode::Passive, 29);
     let frames = recording
         .frames
         .iter()

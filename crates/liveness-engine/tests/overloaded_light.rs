@@ -9,16 +9,14 @@
 mod common;
 
 use domain::Verdict;
-use facegate_liveness_engine::light_camera::{LightCamera, Scene};
+use facegate_liveness_engine::light_camera::Scene;
 use facegate_liveness_engine::mailbox::{LatestFrame, PendingFrame, TakenFrame};
-use facegate_liveness_engine::{
-    LightFinding, LightReading, LivenessConfig, LivenessSession, SessionMode, VerdictReport,
-};
-use rand::{Rng, SeedableRng};
+use facegate_liveness_engine::{LightFinding, LightReading, SessionMode, VerdictReport};
+use rand::Rng;
 
 use common::eval_frames::case_rng;
 use common::eval_set::{Case, Half, Split, live_cases};
-use common::{engine, in_parallel};
+use common::{in_parallel, lit};
 
 /// Capture time between two frames a busy worker takes.
 const WORKER_PERIOD_MS: u64 = 300;
@@ -35,20 +33,10 @@ struct Run {
 /// `set_aside`: whether the frames replaced meanwhile reach the light check.
 fn run_overloaded(case: &Case, set_aside: bool) -> Run {
     let seed: u64 = case_rng(&format!("overloaded {}", case.name)).random();
-    let mut session = LivenessSession::new(
-        engine(),
-        LivenessConfig::default(),
-        SessionMode::Passive,
-        &mut rand::rngs::StdRng::seed_from_u64(seed),
-    )
-    .expect("session");
-    let sequence = session
-        .illumination()
-        .expect("the light check is on")
-        .clone();
-    let mut camera = LightCamera::new(engine(), Scene::LiveFace, RATIO, seed);
-    camera.show(sequence.clone(), 0);
-    let mailbox = LatestFrame::with_light_window(sequence.window_end_ms());
+    let mut session = lit::seeded_session(SessionMode::Passive, seed);
+    assert!(session.illumination().is_some(), "the light check is on");
+    let mut camera = lit::camera_for(&session, Scene::LiveFace, RATIO, seed);
+    let mailbox = LatestFrame::for_session(&session);
     let mut next_take = 0;
     for (i, frame) in case.frames().into_iter().enumerate() {
         let t = (i as f64 * 1000.0 / f64::from(case.fps)).round() as u64;

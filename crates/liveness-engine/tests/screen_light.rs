@@ -11,17 +11,16 @@ mod common;
 use std::collections::BTreeMap;
 
 use domain::{ReasonCode, Verdict};
-use facegate_liveness_engine::light_camera::{LightCamera, Scene};
+use facegate_liveness_engine::light_camera::Scene;
 use facegate_liveness_engine::{
-    Guidance, Illumination, LightReading, LivenessConfig, LivenessEvent, LivenessSession,
-    SessionMode, VerdictReport,
+    Guidance, Illumination, LightReading, LivenessEvent, SessionMode, VerdictReport,
 };
 use rand::{Rng, SeedableRng};
 
 use common::eval_attacks::attack_cases;
 use common::eval_frames::case_rng;
 use common::eval_set::{Case, Half, Split, Truth, live_cases};
-use common::{engine, in_parallel};
+use common::{in_parallel, lit};
 
 /// The attack cameras of the issue, by name.
 fn attack_scene(name: &str, seed: u64) -> Scene {
@@ -69,17 +68,8 @@ fn asks_for_light(events: &[LivenessEvent]) -> bool {
 /// One session of `case` through a camera filming `scene` at `ratio`.
 fn run_lit(case: &Case, label: &str, scene: Scene, ratio: f32, mode: SessionMode) -> LitRun {
     let seed: u64 = case_rng(&format!("{label} {} {ratio}", case.name)).random();
-    let mut session = LivenessSession::new(
-        engine(),
-        LivenessConfig::default(),
-        mode,
-        &mut rand::rngs::StdRng::seed_from_u64(seed),
-    )
-    .expect("session");
-    let mut camera = LightCamera::new(engine(), scene, ratio, seed);
-    if let Some(sequence) = session.illumination() {
-        camera.show(sequence.clone(), 0);
-    }
+    let mut session = lit::seeded_session(mode, seed);
+    let mut camera = lit::camera_for(&session, scene, ratio, seed);
     let mut asked_for_light = false;
     for (i, frame) in case.frames().into_iter().enumerate() {
         let t = (i as f64 * 1000.0 / f64::from(case.fps)).round() as u64;

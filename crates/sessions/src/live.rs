@@ -141,10 +141,7 @@ impl SessionService {
                 return Err(e);
             }
         };
-        let mailbox = match engine_session.illumination() {
-            Some(sequence) => LatestFrame::with_light_window(sequence.window_end_ms()),
-            None => LatestFrame::new(),
-        };
+        let mailbox = LatestFrame::for_session(&engine_session);
         sink.send(ClientMessage::Ready {
             mode: session.mode.as_str(),
             challenge_count: session.challenge_count,

@@ -68,17 +68,17 @@ pub fn score(frames: &[FrameObservation], light: Option<&LightReading>) -> Layer
     if brightness < DARK_FACE {
         return LayerScore::no_evidence(Layer::AntiSpoof, ReasonCode::TooDark, reason);
     }
-    if context < MIN_CONTEXT && light.is_some_and(LightReading::confirms_depth) {
-        return LayerScore::new(
-            Layer::AntiSpoof,
-            LIGHT_STANDS_IN_SCORE,
-            format!(
-                "{reason}; too close for the model, the screen's light confirmed a near curved face"
-            ),
-        );
-    }
     if context < MIN_CONTEXT {
-        return LayerScore::no_evidence(Layer::AntiSpoof, ReasonCode::FaceTooClose, reason);
+        return match light.is_some_and(LightReading::confirms_depth) {
+            true => LayerScore::new(
+                Layer::AntiSpoof,
+                LIGHT_STANDS_IN_SCORE,
+                format!(
+                    "{reason}; too close for the model, the screen's light confirmed a near curved face"
+                ),
+            ),
+            false => LayerScore::no_evidence(Layer::AntiSpoof, ReasonCode::FaceTooClose, reason),
+        };
     }
     if n >= MIN_FRAMES && median < ATTACK_MEDIAN {
         return LayerScore::attack(

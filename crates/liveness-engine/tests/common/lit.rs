@@ -3,7 +3,9 @@
 //! Everything measured through it is simulated light on real footage (docs/accuracy.md).
 
 use facegate_liveness_engine::light_camera::{LightCamera, Scene};
-use facegate_liveness_engine::{Illumination, LightCheck, LivenessSession};
+use facegate_liveness_engine::{
+    Illumination, LightCheck, LivenessConfig, LivenessSession, SessionMode,
+};
 use rand::SeedableRng;
 
 use super::engine;
@@ -28,6 +30,18 @@ pub fn scene_for(class: &str) -> Scene {
 /// The ratio of the `index`-th case: every ratio in turn.
 pub fn ratio_for(index: usize) -> f32 {
     RATIOS[index % RATIOS.len()]
+}
+
+/// A session with the default configuration whose challenges and light sequence are drawn
+/// from `seed`.
+pub fn seeded_session(mode: SessionMode, seed: u64) -> LivenessSession {
+    LivenessSession::new(
+        engine(),
+        LivenessConfig::default(),
+        mode,
+        &mut rand::rngs::StdRng::seed_from_u64(seed),
+    )
+    .expect("session")
 }
 
 /// A camera for `scene` at `ratio`, seeded, already showing `session`'s sequence from time 0.
