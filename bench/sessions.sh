@@ -2,7 +2,8 @@
 # Session capacity: starts `facegate serve` on a temporary SQLite database, creates a
 # key, and runs N concurrent passive sessions over WebSockets at 15 fps for each N given
 # (default 1 4 8 16 32). Results go to docs/benchmarks.md by hand, with the machine.
-# `FACEGATE_BIN=path` serves another build of the binary (a before/after run).
+# `FACEGATE_BIN=path` serves another build of the binary (a before/after run);
+# `FACEGATE_LOAD_STAMPS=0` sends frames without their capture time (timed by arrival).
 set -euo pipefail
 [ $# -gt 0 ] || set -- 1 4 8 16 32
 cd "$(dirname "$0")/.."

@@ -2,7 +2,8 @@
 //! live video at 15 fps with the light of its session's colour sequence rendered on the face
 //! (simulated, rendered ahead of time), against a running server. Prints, per N, time to verdict (p50, p95),
 //! frames sent per session, how many verdicts were `pass`, and the reason codes of the others
-//! (read with the key, as a backend would).
+//! (read with the key, as a backend would). Each frame carries its capture time
+//! (`liveness_engine::capture_time`) unless `FACEGATE_LOAD_STAMPS=0`.
 //!
 //! `FACEGATE_URL=http://127.0.0.1:8080 FACEGATE_KEY=fg_… cargo run --release -p
 //! facegate-blackbox-tests --example session_load -- 1 4 8 16 32` (bench/sessions.sh does it all).
@@ -32,6 +33,9 @@ fn main() {
     } else {
         counts
     };
+    // frames carry their capture time, as the web UI's do; FACEGATE_LOAD_STAMPS=0 leaves them
+    // out, so the server times them by arrival (a before/after on one binary)
+    let stamped = std::env::var("FACEGATE_LOAD_STAMPS").map_or(true, |v| v != "0");
     let videos = [
         "webcam-man-1",
         "expressions-woman-1",
@@ -73,6 +77,7 @@ fn main() {
                             frames,
                             15,
                             Duration::from_secs(60),
+                            stamped,
                         );
                         let pass = outcome.verdict().is_some_and(|v| v["verdict"] == "pass");
                         let elapsed = began.elapsed().as_secs_f64();

@@ -7,10 +7,13 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use tungstenite::stream::MaybeTlsStream;
 use tungstenite::{Message, WebSocket};
 
 use liveness_engine::Illumination;
+use liveness_engine::capture_time;
 use liveness_engine::illumination::{PALETTE, ScreenColor};
 use liveness_engine::light_camera::{LightCamera, Scene};
 
@@ -128,10 +131,28 @@ pub fn stream(
     })
 }
 
+/// How a lit client times its frames.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameTiming {
+    /// Each frame carries its capture time from the `ready` message on
+    /// (`liveness_engine::capture_time`), as the web UI's frames do.
+    Stamped,
+    /// No capture time: the server times each frame by its arrival.
+    ArrivalOnly,
+    /// Each frame reaches the socket a seeded 0..=`max_lag_ms` after its capture (in order),
+    /// as over a jittery uplink or from a starved client; `stamped` as above.
+    Jittered {
+        max_lag_ms: u64,
+        seed: u64,
+        stamped: bool,
+    },
+}
+
 /// A person in front of the page, filmed by the rendering camera: like [`stream`], but each
 /// frame is captured through `camera`, which renders the light of the colours the page shows
 /// once the `illumination` message arrives (`liveness_engine::light_camera`). Times are the
-/// camera's, from the start of the call.
+/// camera's, from the start of the call. Frames carry their capture time
+/// ([`FrameTiming::Stamped`]).
 pub fn stream_lit(
     socket: &mut WebSocket<MaybeTlsStream<TcpStream>>,
     frames: &[Vec<u8>],
@@ -139,14 +160,52 @@ pub fn stream_lit(
     max: Duration,
     camera: &mut LightCamera,
 ) -> StreamOutcome {
+    stream_lit_timed(socket, frames, fps, max, camera, FrameTiming::Stamped)
+}
+
+/// Like [`stream_lit`], with frames timed as `timing` says.
+pub fn stream_lit_timed(
+    socket: &mut WebSocket<MaybeTlsStream<TcpStream>>,
+    frames: &[Vec<u8>],
+    fps: u32,
+    max: Duration,
+    camera: &mut LightCamera,
+    timing: FrameTiming,
+) -> StreamOutcome {
     let start = Instant::now();
+    let (max_lag_ms, seed, stamped) = match timing {
+        FrameTiming::Stamped => (0, 0, true),
+        FrameTiming::ArrivalOnly => (0, 0, false),
+        FrameTiming::Jittered {
+            max_lag_ms,
+            seed,
+            stamped,
+        } => (max_lag_ms, seed, stamped),
+    };
+    let mut lags = StdRng::seed_from_u64(seed);
+    let (mut ready_at, mut last_capture) = (None::<u64>, None::<u64>);
     let mut sent = 0;
     stream_scripted(socket, fps, max, |event| {
         let now = start.elapsed().as_millis() as u64;
         match event {
             ScriptEvent::FrameDue if !frames.is_empty() => {
+                let lag = lags.random_range(0..=max_lag_ms);
+                let captured = now
+                    .saturating_sub(lag)
+                    .max(last_capture.map_or(0, |t| t + 1));
+                last_capture = Some(captured);
+                let frame = camera.capture(&frames[sent % frames.len()], captured);
                 sent += 1;
-                ScriptAction::Send(camera.capture(&frames[(sent - 1) % frames.len()], now))
+                ScriptAction::Send(match (stamped, ready_at) {
+                    (true, Some(ready)) => {
+                        capture_time::stamp(&frame, captured.saturating_sub(ready))
+                    }
+                    _ => frame,
+                })
+            }
+            ScriptEvent::Message(message) if message["type"] == "ready" => {
+                ready_at = Some(now);
+                ScriptAction::Continue
             }
             ScriptEvent::Message(message) if message["type"] == "illumination" => {
                 let sequence: Illumination = serde_json::from_value(message["data"].clone())
@@ -195,15 +254,18 @@ impl PaletteFrames {
     }
 }
 
-/// Like [`stream_lit`], with frames rendered ahead of time ([`PaletteFrames`]).
+/// Like [`stream_lit`], with frames rendered ahead of time ([`PaletteFrames`]); each carries
+/// its capture time when `stamped`.
 pub fn stream_prerendered(
     socket: &mut WebSocket<MaybeTlsStream<TcpStream>>,
     frames: &PaletteFrames,
     fps: u32,
     max: Duration,
+    stamped: bool,
 ) -> StreamOutcome {
     let start = Instant::now();
     let mut shown: Option<(Illumination, u64)> = None;
+    let mut ready_at: Option<u64> = None;
     let mut sent = 0;
     stream_scripted(socket, fps, max, |event| {
         let now = start.elapsed().as_millis() as u64;
@@ -217,7 +279,14 @@ pub fn stream_prerendered(
                 let index = color
                     .and_then(|c| PALETTE.iter().position(|p| *p == c.0))
                     .map_or(0, |i| i + 1);
-                ScriptAction::Send(variants[index].clone())
+                ScriptAction::Send(match ready_at.filter(|_| stamped) {
+                    Some(ready) => capture_time::stamp(&variants[index], now.saturating_sub(ready)),
+                    None => variants[index].clone(),
+                })
+            }
+            ScriptEvent::Message(message) if message["type"] == "ready" => {
+                ready_at = Some(now);
+                ScriptAction::Continue
             }
             ScriptEvent::Message(message) if message["type"] == "illumination" => {
                 if let Ok(sequence) = serde_json::from_value(message["data"].clone()) {

@@ -85,3 +85,46 @@ fn each_rendering_camera_gets_its_verdict_over_the_websocket() {
         }
     }
 }
+
+/// A live face whose frames reach the server up to 300 ms after their capture, irregularly
+/// (a jittery uplink, a starved client): with the capture times the page writes into each
+/// frame, the server lines the light up by them and the session passes. A client that writes
+/// none is timed by arrival and passes too when its frames arrive evenly.
+#[test]
+fn capture_times_line_the_light_up_when_frames_arrive_irregularly() {
+    let server = start_server(&[("FACEGATE__SESSIONS__RNG_SEED", "2929")]);
+    let key = create_key(&server, "bank");
+    let timings = [
+        (
+            "stamped, arriving 0-300 ms after capture",
+            live::FrameTiming::Jittered {
+                max_lag_ms: 300,
+                seed: 29,
+                stamped: true,
+            },
+        ),
+        ("unstamped, arriving evenly", live::FrameTiming::ArrivalOnly),
+    ];
+    for (i, (name, timing)) in timings.into_iter().enumerate() {
+        let created = create_managed_session(&server, &key, json!({"mode": "passive"}));
+        let (id, token) = id_and_token(&created);
+        let frames = video_frames("webcam-man-1", 15, 0.0, 12.0);
+        let mut camera = live::live_camera(0.2, 2_900 + i as u64);
+        let mut socket = live::open(&server.base_url, &id, &token);
+        let outcome = live::stream_lit_timed(
+            &mut socket,
+            &frames,
+            15,
+            Duration::from_secs(40),
+            &mut camera,
+            timing,
+        );
+        live::assert_no_engine_internals(&outcome.messages);
+        assert_eq!(
+            outcome.verdict().and_then(|v| v["verdict"].as_str()),
+            Some("pass"),
+            "{name}: {:?}",
+            outcome.messages
+        );
+    }
+}

@@ -1,6 +1,9 @@
 // The live stream: a WebSocket to /ws/<id>?token=, frames drawn from the preview to a canvas
 // (at most 640 px wide) at 12 fps and sent as binary JPEG messages under 1.5 MB. A frame is
 // skipped while the socket's bufferedAmount is high, so a slow network never queues frames.
+// Each frame carries the time it was drawn, in ms from the `ready` message, as a JPEG comment
+// (`facegate:capture_ms=<n>`, docs/api.md): the screen-light check lines the face's colour up
+// with the colours shown, and arrival times would add the network's jitter.
 
 const FPS = 12;
 const MAX_WIDTH = 640;
@@ -8,6 +11,19 @@ const MAX_FRAME_BYTES = 1_500_000;
 /** Above this many unsent bytes, frames are skipped until the socket drains. */
 const HIGH_WATER_BYTES = 256 * 1024;
 const CONNECT_TIMEOUT_MS = 10_000;
+
+/** `bytes` (a JPEG) with a `facegate:capture_ms=<captureMs>` comment after its start marker. */
+function withCaptureTime(bytes, captureMs) {
+  const jpeg = new Uint8Array(bytes);
+  if (captureMs === null || jpeg[0] !== 0xff || jpeg[1] !== 0xd8) return bytes;
+  const text = new TextEncoder().encode(`facegate:capture_ms=${captureMs}`);
+  const length = text.length + 2;
+  const out = new Uint8Array(jpeg.length + length + 2);
+  out.set([0xff, 0xd8, 0xff, 0xfe, length >> 8, length & 0xff]);
+  out.set(text, 6);
+  out.set(jpeg.subarray(2), 6 + text.length);
+  return out.buffer;
+}
 
 /**
  * Streams `video` to the session. `onMessage({type, data})` gets each server message;
@@ -25,6 +41,8 @@ export function startStream({ sessionId, token, video, onOpen, onMessage, onEnd 
   let ended = false;
   let lastError = null;
   let quality = 0.85;
+  /** When the `ready` message arrived (performance.now()); frames are timed from it. */
+  let readyAt = null;
 
   const end = (info) => {
     if (ended) return;
@@ -47,6 +65,7 @@ export function startStream({ sessionId, token, video, onOpen, onMessage, onEnd 
     const scale = Math.min(1, MAX_WIDTH / video.videoWidth);
     canvas.width = Math.round(video.videoWidth * scale);
     canvas.height = Math.round(video.videoHeight * scale);
+    const captureMs = readyAt === null ? null : Math.max(0, Math.round(performance.now() - readyAt));
     context.drawImage(video, 0, 0, canvas.width, canvas.height);
     encoding = true;
     canvas.toBlob(async (blob) => {
@@ -59,7 +78,7 @@ export function startStream({ sessionId, token, video, onOpen, onMessage, onEnd 
         const bytes = await blob.arrayBuffer();
         // The socket can close while the bytes are read; sending then would only log an error.
         if (socket.readyState !== WebSocket.OPEN) return;
-        socket.send(bytes);
+        socket.send(withCaptureTime(bytes, captureMs));
       } finally {
         encoding = false;
       }
@@ -79,6 +98,7 @@ export function startStream({ sessionId, token, video, onOpen, onMessage, onEnd 
     } catch {
       return;
     }
+    if (message.type === 'ready' && readyAt === null) readyAt = performance.now();
     if (message.type === 'error') lastError = message.data?.code ?? null;
     onMessage(message);
   });

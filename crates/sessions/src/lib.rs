@@ -15,6 +15,7 @@ pub mod audit;
 pub mod create;
 mod error;
 pub mod gate;
+mod hub;
 pub mod live;
 pub mod messages;
 pub mod outcome;

@@ -7,12 +7,12 @@
 //! at a time across every replica: it holds the session's stream lease in the store, renewed
 //! while frames are analysed and released when it ends.
 
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use domain::{Session, SessionMode, SessionStatus};
+use liveness_engine::capture_time;
 use liveness_engine::challenge::draw_challenges;
 use liveness_engine::mailbox::{LatestFrame, PendingFrame, TakenFrame};
 use liveness_engine::{Illumination, LightCheck, LivenessEvent, LivenessSession, VerdictReport};
@@ -20,6 +20,7 @@ use parking_lot::Mutex;
 use uuid::Uuid;
 
 use crate::audit::AuditSampler;
+pub use crate::hub::LiveHub;
 pub use crate::messages::{ClientMessage, EventSink, StreamEnd, redirect_with_session};
 use crate::read::Credential;
 use crate::{SessionError, SessionResult, SessionService};
@@ -31,48 +32,6 @@ pub const MAX_FRAME_BYTES: usize = 1_500_000;
 pub const STREAM_LEASE_MS: i64 = 10_000;
 /// Renew the lease when it is this old.
 const STREAM_LEASE_RENEW: std::time::Duration = std::time::Duration::from_secs(3);
-
-/// The pool and the registry of connected sessions of this process.
-#[derive(Debug)]
-pub struct LiveHub {
-    pool: rayon::ThreadPool,
-    connected: Mutex<HashSet<Uuid>>,
-    /// Stream leases of ended connections not yet released in the store (session → holder):
-    /// a reconnect to this process releases them first instead of meeting its own old lease.
-    releasing: Mutex<HashMap<Uuid, String>>,
-    pub(crate) counters: crate::stats::LiveCounters,
-}
-
-impl LiveHub {
-    pub fn new(threads: usize) -> Self {
-        let threads = if threads == 0 {
-            std::thread::available_parallelism().map_or(2, |n| n.get())
-        } else {
-            threads
-        };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("liveness-{i}"))
-            .build()
-            .unwrap_or_else(|_| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(1)
-                    .build()
-                    .unwrap_or_else(|e| panic!("no thread for liveness analysis: {e}"))
-            });
-        Self {
-            pool,
-            connected: Mutex::new(HashSet::new()),
-            releasing: Mutex::new(HashMap::new()),
-            counters: Default::default(),
-        }
-    }
-
-    /// Sessions streaming now in this process.
-    pub fn connected(&self) -> usize {
-        self.connected.lock().len()
-    }
-}
 
 struct Live {
     service: SessionService,
@@ -92,6 +51,8 @@ struct Live {
 pub struct LiveStream {
     live: Arc<Live>,
     started: Instant,
+    /// The time given to the previous frame (`capture_time::frame_time` keeps them in order).
+    last_frame_ms: Mutex<Option<u64>>,
 }
 
 impl std::fmt::Debug for LiveStream {
@@ -163,6 +124,7 @@ impl SessionService {
                 sink,
             }),
             started: Instant::now(),
+            last_frame_ms: Mutex::new(None),
         })
     }
 
@@ -217,7 +179,8 @@ impl LiveStream {
         self.live.finished.load(Ordering::SeqCst)
     }
 
-    /// Hands one JPEG frame to the analysis; it is stamped with its arrival time. Oversized
+    /// Hands one JPEG frame to the analysis, timed by the capture time the client wrote into
+    /// it, within what the arrival allows, or else by its arrival (`capture_time`). Oversized
     /// frames are refused; a frame not yet analysed when the next arrives is dropped.
     pub fn push_frame(&self, jpeg: Vec<u8>) -> SessionResult<()> {
         if jpeg.len() > MAX_FRAME_BYTES {
@@ -228,7 +191,13 @@ impl LiveStream {
         if self.is_finished() {
             return Ok(());
         }
-        let timestamp_ms = self.started.elapsed().as_millis() as u64;
+        let arrival_ms = self.started.elapsed().as_millis() as u64;
+        let timestamp_ms = {
+            let mut last = self.last_frame_ms.lock();
+            let time = capture_time::frame_time(capture_time::read_stamp(&jpeg), arrival_ms, *last);
+            *last = Some(time);
+            time
+        };
         let replaced = self.live.mailbox.put(PendingFrame { jpeg, timestamp_ms });
         self.live.service.live.counters.frame(replaced);
         if self
