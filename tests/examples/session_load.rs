@@ -3,7 +3,8 @@
 //! (simulated, rendered ahead of time), against a running server. Prints, per N, time to verdict (p50, p95),
 //! frames sent per session, how many verdicts were `pass`, and the reason codes of the others
 //! (read with the key, as a backend would). Each frame carries its capture time
-//! (`liveness_engine::capture_time`) unless `FACEGATE_LOAD_STAMPS=0`.
+//! (`liveness_engine::capture_time`) unless `FACEGATE_LOAD_STAMPS=0`; `FACEGATE_LOAD_VERBOSE=1`
+//! prints the layers of each session that did not pass.
 //!
 //! `FACEGATE_URL=http://127.0.0.1:8080 FACEGATE_KEY=fg_… cargo run --release -p
 //! facegate-blackbox-tests --example session_load -- 1 4 8 16 32` (bench/sessions.sh does it all).
@@ -98,6 +99,17 @@ fn main() {
                                     .join("+")
                             })
                             .unwrap_or_default();
+                        if !pass && std::env::var_os("FACEGATE_LOAD_VERBOSE").is_some() {
+                            eprintln!(
+                                "{id}: {} {}; stream: close {:?}, error {:?}, {} messages, last {:?}",
+                                keyed.body["verdict"],
+                                keyed.body["layers"],
+                                outcome.close_code,
+                                outcome.error_code(),
+                                outcome.messages.len(),
+                                outcome.messages.last()
+                            );
+                        }
                         (pass, elapsed, outcome.frames_sent, reasons)
                     })
                 })
