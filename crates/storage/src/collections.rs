@@ -168,7 +168,7 @@ impl Store {
     ) -> StorageResult<Uuid> {
         let row = self.collection_row(tenant, external_id)?;
         let mut conn = self.conn()?;
-        conn.transaction::<_, diesel::result::Error, _>(|c| {
+        crate::connection::write_transaction(&mut conn, |c| -> Result<_, diesel::result::Error> {
             diesel::delete(faces::table.filter(faces::collection_id.eq(&row.id))).execute(c)?;
             diesel::delete(collections::table.find(&row.id)).execute(c)?;
             Ok(())
@@ -214,15 +214,17 @@ impl Store {
                 this_replica: model_id.to_owned(),
             });
         }
-        let version = conn
-            .transaction::<_, diesel::result::Error, _>(|c| {
+        let version = crate::connection::write_transaction(
+            &mut conn,
+            |c| -> Result<_, diesel::result::Error> {
                 diesel::insert_into(faces::table).values(&row).execute(c)?;
                 if self.pgvector_enabled() {
                     crate::pgvector::set_vector(c, &row.id, embedding)?;
                 }
                 bump_version(c, &collection.id)
-            })
-            .map_err(db(Entity::Face))?;
+            },
+        )
+        .map_err(db(Entity::Face))?;
         Ok((row.into_domain()?, version))
     }
 
@@ -287,8 +289,9 @@ impl Store {
     ) -> StorageResult<(Uuid, i64)> {
         let collection = self.collection_row(tenant, collection_external_id)?;
         let mut conn = self.conn()?;
-        let outcome = conn
-            .transaction::<_, diesel::result::Error, _>(|c| {
+        let outcome = crate::connection::write_transaction(
+            &mut conn,
+            |c| -> Result<_, diesel::result::Error> {
                 let n = diesel::delete(
                     faces::table
                         .filter(faces::id.eq(face_id.to_string()))
@@ -299,8 +302,9 @@ impl Store {
                     return Err(diesel::result::Error::NotFound);
                 }
                 bump_version(c, &collection.id)
-            })
-            .map_err(db(Entity::Face))?;
+            },
+        )
+        .map_err(db(Entity::Face))?;
         Ok((parse_uuid(&collection.id)?, outcome))
     }
 

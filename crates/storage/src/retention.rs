@@ -24,7 +24,7 @@ impl Store {
     /// Returns (sessions expired, photos deleted).
     pub fn sweep_expired_sessions(&self, now: i64) -> StorageResult<(usize, usize)> {
         let mut conn = self.conn()?;
-        conn.transaction::<_, diesel::result::Error, _>(|c| {
+        crate::connection::write_transaction(&mut conn, |c| -> Result<_, diesel::result::Error> {
             let expired =
                 diesel::update(sessions::table.filter(sessions::expires_at.le(now)).filter(
                     sessions::status.eq_any([

@@ -302,7 +302,7 @@ impl Store {
         let sealed_frames = self.seal_audit_frames(&outcome.audit_frames)?;
         let now = now_millis();
         let mut conn = self.conn()?;
-        conn.transaction::<_, StorageError, _>(|c| {
+        crate::connection::write_transaction(&mut conn, |c| -> Result<_, StorageError> {
             let (created_at, expires_at, tenant): (i64, i64, String) = sessions::table
                 .find(id.to_string())
                 .select((
@@ -364,10 +364,10 @@ impl Store {
     ) -> StorageResult<Option<u32>> {
         use crate::schema::session_attempts as sa;
         let mut conn = self.conn()?;
-        conn.transaction::<_, StorageError, _>(|c| {
+        crate::connection::write_transaction(&mut conn, |c| -> Result<_, StorageError> {
             // replicas counting the same subject at once take turns (SQLite writers are
             // serialised by the database itself)
-            if let AnyConnection::Postgresql(pg) = &mut **c {
+            if let AnyConnection::Postgresql(pg) = c {
                 diesel::sql_query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
                     .bind::<diesel::sql_types::Text, _>(subject)
                     .execute(pg)

@@ -80,7 +80,7 @@ impl Store {
         let sealed = self.seal(&secret)?;
         let now = now_millis();
         let mut conn = self.conn()?;
-        conn.transaction::<_, StorageError, _>(|c| {
+        crate::connection::write_transaction(&mut conn, |c| -> Result<_, StorageError> {
             diesel::update(
                 ws::table
                     .filter(ws::tenant_id.eq(tenant.0.to_string()))

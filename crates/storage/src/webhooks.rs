@@ -154,7 +154,7 @@ impl Store {
         };
         let id = claim.delivery.id.to_string();
         let mut conn = self.conn()?;
-        conn.transaction::<_, StorageError, _>(|c| {
+        crate::connection::write_transaction(&mut conn, |c| -> Result<_, StorageError> {
             let changed = diesel::update(
                 wd::table
                     .find(&id)
