@@ -17,7 +17,8 @@ cargo build --profile "$profile" -q -p facegate-blackbox-tests --example session
 bin="${FACEGATE_BIN:-$CARGO_TARGET_DIR/$dir/facegate}"
 data="$(mktemp -d)"
 port="${PORT:-18089}"
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$data"' EXIT
+# FACEGATE_BENCH_LOG=path keeps the server's log there
+trap 'kill "$server" 2>/dev/null || true; [ -z "${FACEGATE_BENCH_LOG:-}" ] || cp "$data/server.log" "$FACEGATE_BENCH_LOG"; rm -rf "$data"' EXIT
 export FACEGATE__DATABASE__URL="$data/facegate.db" FACEGATE__SERVER__BIND="127.0.0.1:$port"
 export FACEGATE__RATE_LIMIT__PER_SECOND=0 FACEGATE__RATE_LIMIT__PER_MINUTE=0
 key="$("$bin" keys create --tenant bench 2>/dev/null | tail -1)"
