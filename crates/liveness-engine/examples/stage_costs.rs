@@ -60,7 +60,7 @@ fn main() {
         max_faces: 4,
         ..DetectOptions::default()
     };
-    for (index, path) in paths.iter().enumerate() {
+    for path in &paths {
         let bytes = std::fs::read(path).expect("frame");
         let image = timed(&mut samples[0], || Image::decode(&bytes).expect("decode"));
         let faces = timed(&mut samples[1], || {
@@ -94,11 +94,7 @@ fn main() {
         });
         let (rigid, eye_span) = rigid_points_and_eye_span(&mesh);
         let mut pair = Vec::new();
-        if timed(&mut pair, || {
-            tracker.push(patch, &rigid, eye_span, index as u64 * 100)
-        })
-        .is_some()
-        {
+        if timed(&mut pair, || tracker.push(patch, &rigid, eye_span)).is_some() {
             samples[9].extend(pair);
         }
         timed(&mut samples[10], || {

@@ -277,9 +277,7 @@ impl LivenessSession {
                     self.embeddings += 1;
                 }
                 let patch = FacePatch::capture(image.rgb(), &face.bbox);
-                face.parallax =
-                    self.parallax
-                        .push(patch, &face.rigid_points, face.eye_span, timestamp_ms);
+                face.parallax = self.parallax.push(patch, &face.rigid_points, face.eye_span);
             }
             None => self.parallax.clear(),
         }
