@@ -148,6 +148,30 @@ pub enum FrameTiming {
     },
 }
 
+/// The client's clock for capture times: when the `ready` message arrived, in the stream's
+/// milliseconds; frames are stamped from it (`liveness_engine::capture_time`).
+#[derive(Debug, Default)]
+struct ReadyClock(Option<u64>);
+
+impl ReadyClock {
+    /// Notes `message` arriving at `now` if it is `ready`; whether it was.
+    fn note(&mut self, message: &serde_json::Value, now: u64) -> bool {
+        let ready = message["type"] == "ready";
+        if ready {
+            self.0 = Some(now);
+        }
+        ready
+    }
+
+    /// `frame` with its capture time when `stamped` and `ready` has arrived; else as it is.
+    fn stamp(&self, frame: &[u8], captured: u64, stamped: bool) -> Vec<u8> {
+        match self.0.filter(|_| stamped) {
+            Some(ready) => capture_time::stamp(frame, captured.saturating_sub(ready)),
+            None => frame.to_vec(),
+        }
+    }
+}
+
 /// A person in front of the page, filmed by the rendering camera: like [`stream`], but each
 /// frame is captured through `camera`, which renders the light of the colours the page shows
 /// once the `illumination` message arrives (`liveness_engine::light_camera`). Times are the
@@ -183,7 +207,7 @@ pub fn stream_lit_timed(
         } => (max_lag_ms, seed, stamped),
     };
     let mut lags = StdRng::seed_from_u64(seed);
-    let (mut ready_at, mut last_capture) = (None::<u64>, None::<u64>);
+    let (mut ready, mut last_capture) = (ReadyClock::default(), None::<u64>);
     let mut sent = 0;
     stream_scripted(socket, fps, max, |event| {
         let now = start.elapsed().as_millis() as u64;
@@ -196,17 +220,9 @@ pub fn stream_lit_timed(
                 last_capture = Some(captured);
                 let frame = camera.capture(&frames[sent % frames.len()], captured);
                 sent += 1;
-                ScriptAction::Send(match (stamped, ready_at) {
-                    (true, Some(ready)) => {
-                        capture_time::stamp(&frame, captured.saturating_sub(ready))
-                    }
-                    _ => frame,
-                })
+                ScriptAction::Send(ready.stamp(&frame, captured, stamped))
             }
-            ScriptEvent::Message(message) if message["type"] == "ready" => {
-                ready_at = Some(now);
-                ScriptAction::Continue
-            }
+            ScriptEvent::Message(message) if ready.note(message, now) => ScriptAction::Continue,
             ScriptEvent::Message(message) if message["type"] == "illumination" => {
                 let sequence: Illumination = serde_json::from_value(message["data"].clone())
                     .expect("an illumination message");
@@ -265,7 +281,7 @@ pub fn stream_prerendered(
 ) -> StreamOutcome {
     let start = Instant::now();
     let mut shown: Option<(Illumination, u64)> = None;
-    let mut ready_at: Option<u64> = None;
+    let mut ready = ReadyClock::default();
     let mut sent = 0;
     stream_scripted(socket, fps, max, |event| {
         let now = start.elapsed().as_millis() as u64;
@@ -279,15 +295,9 @@ pub fn stream_prerendered(
                 let index = color
                     .and_then(|c| PALETTE.iter().position(|p| *p == c.0))
                     .map_or(0, |i| i + 1);
-                ScriptAction::Send(match ready_at.filter(|_| stamped) {
-                    Some(ready) => capture_time::stamp(&variants[index], now.saturating_sub(ready)),
-                    None => variants[index].clone(),
-                })
+                ScriptAction::Send(ready.stamp(&variants[index], now, stamped))
             }
-            ScriptEvent::Message(message) if message["type"] == "ready" => {
-                ready_at = Some(now);
-                ScriptAction::Continue
-            }
+            ScriptEvent::Message(message) if ready.note(message, now) => ScriptAction::Continue,
             ScriptEvent::Message(message) if message["type"] == "illumination" => {
                 if let Ok(sequence) = serde_json::from_value(message["data"].clone()) {
                     shown = Some((sequence, now));

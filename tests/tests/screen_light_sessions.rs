@@ -17,18 +17,26 @@ use liveness_engine::light_camera::{LightCamera, Scene};
 use rand::SeedableRng;
 use serde_json::json;
 
-/// One passive session filmed by `camera`; returns the verdict, the guidance codes and the
-/// messages.
+/// One passive session filmed by `camera`, its frames timed as `timing`; returns the verdict,
+/// the guidance codes and the messages.
 fn session_through(
     server: &facegate_blackbox_tests::Server,
     key: &str,
     camera: &mut LightCamera,
+    timing: live::FrameTiming,
 ) -> (String, Vec<String>, Vec<serde_json::Value>) {
     let created = create_managed_session(server, key, json!({"mode": "passive"}));
     let (id, token) = id_and_token(&created);
     let frames = video_frames("webcam-man-1", 15, 0.0, 12.0);
     let mut socket = live::open(&server.base_url, &id, &token);
-    let outcome = live::stream_lit(&mut socket, &frames, 15, Duration::from_secs(40), camera);
+    let outcome = live::stream_lit_timed(
+        &mut socket,
+        &frames,
+        15,
+        Duration::from_secs(40),
+        camera,
+        timing,
+    );
     live::assert_no_engine_internals(&outcome.messages);
     let sent: Vec<_> = outcome
         .messages
@@ -75,7 +83,8 @@ fn each_rendering_camera_gets_its_verdict_over_the_websocket() {
     ];
     for (i, (name, scene, ratio, expected)) in cameras.into_iter().enumerate() {
         let mut camera = LightCamera::new(engine(), scene, ratio, 290 + i as u64);
-        let (verdict, guidance, messages) = session_through(&server, &key, &mut camera);
+        let (verdict, guidance, messages) =
+            session_through(&server, &key, &mut camera, live::FrameTiming::Stamped);
         assert_eq!(verdict, expected, "{name}: {messages:?}");
         if expected == "retry" {
             assert!(
@@ -106,25 +115,8 @@ fn capture_times_line_the_light_up_when_frames_arrive_irregularly() {
         ("unstamped, arriving evenly", live::FrameTiming::ArrivalOnly),
     ];
     for (i, (name, timing)) in timings.into_iter().enumerate() {
-        let created = create_managed_session(&server, &key, json!({"mode": "passive"}));
-        let (id, token) = id_and_token(&created);
-        let frames = video_frames("webcam-man-1", 15, 0.0, 12.0);
         let mut camera = live::live_camera(0.2, 2_900 + i as u64);
-        let mut socket = live::open(&server.base_url, &id, &token);
-        let outcome = live::stream_lit_timed(
-            &mut socket,
-            &frames,
-            15,
-            Duration::from_secs(40),
-            &mut camera,
-            timing,
-        );
-        live::assert_no_engine_internals(&outcome.messages);
-        assert_eq!(
-            outcome.verdict().and_then(|v| v["verdict"].as_str()),
-            Some("pass"),
-            "{name}: {:?}",
-            outcome.messages
-        );
+        let (verdict, _, messages) = session_through(&server, &key, &mut camera, timing);
+        assert_eq!(verdict, "pass", "{name}: {messages:?}");
     }
 }
