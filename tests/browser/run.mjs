@@ -178,13 +178,16 @@ async function installScriptedCamera({ frames_url, segments, fps, frame_count, l
       for (const entry of screenLog) if (entry.t <= now - delay) shown = entry.color;
       return shown;
     };
-    const renderLight = (data, width, height, box, color) => {
+    // `box` is in the footage's own pixels; the canvas may draw the footage larger (400×300
+    // clips fill a 640 px canvas), so the face box is scaled by `scale` to the canvas
+    const renderLight = (data, width, height, box, scale, color) => {
       const L = hexLinear(color);
-      const [cx, cy] = [box[0] + box[2] / 2, box[1] + box[3] / 2];
+      const [cx, cy] = [(box[0] + box[2] / 2) * scale, (box[1] + box[3] / 2) * scale];
+      const [halfWidth, halfHeight] = [0.5 * box[2] * scale, 0.6 * box[3] * scale];
       for (let y = 0; y < height; y++) {
         for (let x = 0; x < width; x++) {
-          const u = (x - cx) / (0.5 * box[2]);
-          const v = (y - cy) / (0.6 * box[3]);
+          const u = (x - cx) / halfWidth;
+          const v = (y - cy) / halfHeight;
           const r2 = u * u + v * v;
           const soft = Math.min(1, Math.max(0, 1 - (Math.sqrt(r2) - 1) / 0.3));
           const facing = Math.sqrt(Math.max(0, 1 - 0.85 * r2));
@@ -260,7 +263,8 @@ async function installScriptedCamera({ frames_url, segments, fps, frame_count, l
         }
         const color = colourAt(now, light.delay_ms);
         const box = light.boxes[Math.min(next, frameCount - 1)];
-        if (color && box) renderLight(data, canvas.width, canvas.height, box, color);
+        const scale = canvas.width / image.naturalWidth;
+        if (color && box) renderLight(data, canvas.width, canvas.height, box, scale, color);
       }
       // sensor noise, as a real camera has: ±2 grey levels on every pixel, new every frame
       let state = (seed = (seed * 1103515245 + 12345) >>> 0);

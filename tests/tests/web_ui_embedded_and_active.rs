@@ -3,12 +3,13 @@
 //! `challenge` asks for) passes with every challenge's screen shown; and the SDK, embedded in a
 //! page on a second origin, runs the flow in its modal and resolves with the session id; and the
 //! demo page creates a direct session whose failed attempt offers a working "Try again".
-//! The active and SDK flows run with the light check off (`liveness.illumination.enabled`):
-//! they test the page's flow; the light in the browser is `web_ui.rs`'s.
+//! The active flow runs with the light check off (`liveness.illumination.enabled`): it tests
+//! the challenges' screens. The SDK's passive flow runs on the defaults, its camera answering
+//! the light as `web_ui.rs`'s does.
 
 use facegate_blackbox_tests::browser::{
-    assert_accessible, assert_no_console_errors, exclusive_browser, run_scenario, screenshot_dir,
-    video_camera,
+    assert_accessible, assert_no_console_errors, exclusive_browser, lit_canvas_camera,
+    run_scenario, screenshot_dir,
 };
 use facegate_blackbox_tests::live::{labelled_frames, video_frames};
 use facegate_blackbox_tests::{
@@ -102,7 +103,7 @@ fn the_sdk_on_a_second_origin_resolves_with_the_session_id() {
     let shop = format!("http://localhost:{}", shop_page.port);
     let server = start_server(&[
         ("FACEGATE__UI__EMBED_ORIGINS", &shop),
-        ("FACEGATE__LIVENESS__ILLUMINATION__ENABLED", "false"),
+        ("FACEGATE__SESSIONS__RNG_SEED", "29"),
     ]);
     shop_page.load_sdk_from(&format!("{}/sdk/facegate.js", server.base_url));
     let key = create_key(&server, "shop");
@@ -112,10 +113,13 @@ fn the_sdk_on_a_second_origin_resolves_with_the_session_id() {
         json!({"mode": "passive", "redirect_url": "https://shop.example/never-used"}),
     );
     let (id, token) = id_and_token(&created);
+    // the rendering camera in the modal's frame: real footage lit by the colours shown there
+    let (_frames, camera) = lit_canvas_camera("webcam-man-1", 0.0, 14.0, 0.2, None);
     let report = run_scenario(&json!({
         "name": "sdk",
         "url": created["session_url"],
-        "camera": video_camera("webcam-man-1", 0.0, 14.0),
+        "camera": "canvas",
+        "answer_challenges": camera,
         "viewport": "desktop",
         "shots": screenshot_dir(),
         "sdk": {"shop_url": format!(
@@ -127,6 +131,10 @@ fn the_sdk_on_a_second_origin_resolves_with_the_session_id() {
         )},
     }));
     assert_eq!(report["verdict"], "pass", "{report:#}");
+    assert_eq!(
+        report["light_shown"], report["illumination"]["colors"],
+        "the modal showed the server's light sequence: {report:#}"
+    );
     assert_eq!(report["sdk_title"], format!("done:{id}"), "{report:#}");
     assert_eq!(report["iframe_left"], false, "the modal closes");
     assert!(
