@@ -13,6 +13,9 @@ use facegate_liveness_engine::observation::rigid_points_and_eye_span;
 use facegate_liveness_engine::parallax::{FacePatch, ParallaxTracker};
 use facegate_liveness_engine::signals;
 
+/// Capture time between the folder's frames, as a session analyses them (10 fps).
+const FRAME_GAP_MS: u64 = 100;
+
 fn median(mut samples: Vec<f64>) -> f64 {
     samples.sort_by(f64::total_cmp);
     samples.get(samples.len() / 2).copied().unwrap_or(f64::NAN)
@@ -60,7 +63,7 @@ fn main() {
         max_faces: 4,
         ..DetectOptions::default()
     };
-    for path in &paths {
+    for (index, path) in paths.iter().enumerate() {
         let bytes = std::fs::read(path).expect("frame");
         let image = timed(&mut samples[0], || Image::decode(&bytes).expect("decode"));
         let faces = timed(&mut samples[1], || {
@@ -94,7 +97,11 @@ fn main() {
         });
         let (rigid, eye_span) = rigid_points_and_eye_span(&mesh);
         let mut pair = Vec::new();
-        if timed(&mut pair, || tracker.push(patch, &rigid, eye_span)).is_some() {
+        if timed(&mut pair, || {
+            tracker.push(patch, &rigid, eye_span, FRAME_GAP_MS * index as u64)
+        })
+        .is_some()
+        {
             samples[9].extend(pair);
         }
         timed(&mut samples[10], || {

@@ -49,37 +49,66 @@ impl FacePatch {
     }
 }
 
-/// Analysed faces between the two frames of a pair (about 300 ms at 10 fps).
-const LAG: usize = 3;
+/// Capture time a pair spans at least: each new face is compared with the newest earlier face
+/// at least this old. The frames a session analyses come 100–133 ms apart at 15–30 fps, so a
+/// pair spans three analysed faces (300–400 ms), as it did when pairs were counted in faces;
+/// on a loaded server that analyses a frame every 700 ms, the pair spans one (700 ms), not
+/// three (over 2 s, across which a turning head's change no longer reads as parallax).
+pub const PAIR_SPAN_MS: u64 = 300;
+/// Earlier faces kept at most (analysed frames are at least 90 ms apart: three or four reach
+/// back [`PAIR_SPAN_MS`]).
+const KEPT_FACES: usize = 6;
 
-/// The last few faces' patches and rigid points, so each new face is compared with the one
-/// [`LAG`] frames back; older patches are dropped at once.
+/// One earlier face: its capture time, patch, rigid points and eye span.
+#[derive(Debug)]
+struct KeptFace {
+    timestamp_ms: u64,
+    patch: FacePatch,
+    rigid_points: Vec<Point>,
+    eye_span: f32,
+}
+
+/// The last few faces' patches and rigid points, so each new face is compared with the newest
+/// one at least [`PAIR_SPAN_MS`] older; that one and the older ones are then dropped, so no
+/// face starts two pairs.
 #[derive(Debug, Default)]
 pub struct ParallaxTracker {
-    recent: VecDeque<(FacePatch, Vec<Point>, f32)>,
+    recent: VecDeque<KeptFace>,
 }
 
 impl ParallaxTracker {
-    /// Measures the new face (its `patch`, rigid points and eye span) against the face `LAG`
-    /// frames back, and keeps it for the frames to come.
+    /// Measures the new face (its `patch`, rigid points and eye span, captured at
+    /// `timestamp_ms`) against the newest face at least [`PAIR_SPAN_MS`] older, and keeps it
+    /// for the frames to come.
     pub fn push(
         &mut self,
         patch: FacePatch,
         rigid_points: &[Point],
         eye_span: f32,
+        timestamp_ms: u64,
     ) -> Option<PairParallax> {
-        let measured = if self.recent.len() == LAG {
-            self.recent
-                .pop_front()
-                .and_then(|(old_patch, old_points, old_span)| {
-                    let predict = Affine::fit_similarity(&old_points, rigid_points)?;
-                    measure(&old_patch, &patch, &predict, old_span)
-                })
-        } else {
-            None
-        };
-        self.recent
-            .push_back((patch, rigid_points.to_vec(), eye_span));
+        let partner = self
+            .recent
+            .iter()
+            .rposition(|kept| timestamp_ms.saturating_sub(kept.timestamp_ms) >= PAIR_SPAN_MS);
+        let measured = partner.and_then(|index| {
+            let old = self.recent.drain(..=index).next_back()?;
+            let predict = Affine::fit_similarity(&old.rigid_points, rigid_points)?;
+            let pair = measure(&old.patch, &patch, &predict, old.eye_span)?;
+            Some(PairParallax {
+                span_ms: timestamp_ms - old.timestamp_ms,
+                ..pair
+            })
+        });
+        if self.recent.len() == KEPT_FACES {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(KeptFace {
+            timestamp_ms,
+            patch,
+            rigid_points: rigid_points.to_vec(),
+            eye_span,
+        });
         measured
     }
 
@@ -100,6 +129,8 @@ pub struct PairParallax {
     pub surround: SurroundMotion,
     /// Whether the far room moved: the camera did ([`room`]).
     pub room: RoomMotion,
+    /// Capture time between the pair's two frames.
+    pub span_ms: u64,
 }
 
 /// Tracks textured points from `a` to `b`; `predict` maps image points of frame `a` to where
@@ -143,6 +174,7 @@ pub fn measure(
         off_plane: homography / unit,
         surround: surround::classify(around_a, around_b, &face_motion),
         room: room::classify(rooms.0, rooms.1),
+        span_ms: 0,
     })
 }
 
@@ -278,5 +310,59 @@ mod surround_tests {
     fn a_face_that_barely_moves_decides_nothing() {
         let m = ring_motion(1, 0);
         assert_eq!(m, SurroundMotion::default());
+    }
+}
+
+#[cfg(test)]
+mod pairing_tests {
+    use face_engine::geometry::{BoundingBox, Point};
+    use image::{Rgb, RgbImage};
+
+    use super::{FacePatch, ParallaxTracker};
+
+    /// Which of the faces pushed at `times_ms` were measured against an earlier one.
+    fn measured_at(times_ms: &[u64]) -> Vec<bool> {
+        let frame = RgbImage::from_fn(640, 480, |x, y| {
+            let v = ((x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) % 251) as u8;
+            Rgb([v, v, v])
+        });
+        let face = BoundingBox::from_corners(200.0, 160.0, 320.0, 280.0);
+        let rigid = [
+            Point::new(230.0, 200.0),
+            Point::new(290.0, 200.0),
+            Point::new(260.0, 240.0),
+            Point::new(240.0, 265.0),
+            Point::new(280.0, 265.0),
+        ];
+        let mut tracker = ParallaxTracker::default();
+        times_ms
+            .iter()
+            .map(|&t| {
+                tracker
+                    .push(FacePatch::capture(&frame, &face), &rigid, 60.0, t)
+                    .is_some()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn at_the_analysis_rate_a_pair_spans_three_analysed_faces() {
+        let times: Vec<u64> = (0..7).map(|k| 133 * k).collect();
+        assert_eq!(
+            measured_at(&times),
+            [false, false, false, true, true, true, true]
+        );
+    }
+
+    #[test]
+    fn on_a_loaded_server_a_pair_spans_the_previous_analysed_face() {
+        let times: Vec<u64> = (0..4).map(|k| 700 * k).collect();
+        assert_eq!(measured_at(&times), [false, true, true, true]);
+    }
+
+    #[test]
+    fn no_face_starts_two_pairs() {
+        // 0 pairs with 400; 450 finds no unused face 300 ms older; 800 pairs with 450
+        assert_eq!(measured_at(&[0, 400, 450, 800]), [false, true, false, true]);
     }
 }

@@ -277,7 +277,9 @@ impl LivenessSession {
                     self.embeddings += 1;
                 }
                 let patch = FacePatch::capture(image.rgb(), &face.bbox);
-                face.parallax = self.parallax.push(patch, &face.rigid_points, face.eye_span);
+                face.parallax =
+                    self.parallax
+                        .push(patch, &face.rigid_points, face.eye_span, timestamp_ms);
             }
             None => self.parallax.clear(),
         }
