@@ -219,6 +219,8 @@ async function installScriptedCamera({ frames_url, segments, fps, frame_count, l
     let answer = [];
     let seed = 7;
     let sized = false;
+    // the footage's pixels to the canvas's, set with the canvas's size
+    let scale = 1;
     for (const indices of Object.values(segments)) for (const i of indices) load(Math.min(i, frameCount - 1));
     setInterval(() => {
       const asked = document.body?.dataset.challenge || '';
@@ -249,6 +251,7 @@ async function installScriptedCamera({ frames_url, segments, fps, frame_count, l
         // keep the footage's aspect ratio, 640 px wide, as the Rust tests send it
         sized = true;
         canvas.height = Math.round((640 * image.naturalHeight) / image.naturalWidth);
+        scale = canvas.width / image.naturalWidth;
       }
       context2d.drawImage(image, 0, 0, canvas.width, canvas.height);
       const pixels = context2d.getImageData(0, 0, canvas.width, canvas.height);
@@ -263,7 +266,6 @@ async function installScriptedCamera({ frames_url, segments, fps, frame_count, l
         }
         const color = colourAt(now, light.delay_ms);
         const box = light.boxes[Math.min(next, frameCount - 1)];
-        const scale = canvas.width / image.naturalWidth;
         if (color && box) renderLight(data, canvas.width, canvas.height, box, scale, color);
       }
       // sensor noise, as a real camera has: ±2 grey levels on every pixel, new every frame

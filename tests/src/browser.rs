@@ -181,6 +181,17 @@ pub fn assert_no_console_errors(report: &serde_json::Value) {
     assert!(errors.is_empty(), "console errors: {errors:#?}");
 }
 
+/// Asserts that the page showed the server's light sequence (at least 6 colours), colour by
+/// colour, in order, as the `illumination` message sent it.
+pub fn assert_light_sequence_shown(report: &serde_json::Value) {
+    let sent = &report["illumination"];
+    assert!(
+        sent["colors"].as_array().is_some_and(|c| c.len() >= 6),
+        "{report:#}"
+    );
+    assert_eq!(report["light_shown"], sent["colors"], "{report:#}");
+}
+
 /// The rendering camera in Chromium (`answer_challenges` of `tests/browser/run.mjs` with
 /// `light`): `seconds` of a shared video from `start_s` as JPEG frames in a folder (kept alive
 /// by the returned guard), played in a loop, with the engine's face box of every frame, so

@@ -5,6 +5,7 @@
 pub mod browser;
 pub mod cluster;
 pub mod database;
+pub mod footage;
 pub mod live;
 pub mod load;
 pub mod receiver;

@@ -9,8 +9,8 @@
 use std::time::Duration;
 
 use facegate_blackbox_tests::browser::{
-    assert_accessible, assert_no_console_errors, exclusive_browser, lit_canvas_camera,
-    photo_camera, run_scenario, screenshot_dir, video_camera,
+    assert_accessible, assert_light_sequence_shown, assert_no_console_errors, exclusive_browser,
+    lit_canvas_camera, photo_camera, run_scenario, screenshot_dir, video_camera,
 };
 use facegate_blackbox_tests::live;
 use facegate_blackbox_tests::receiver::{HttpsReceiver, TestCa};
@@ -72,13 +72,7 @@ fn a_passive_session_passes_in_chromium_through_redirect_result_and_webhook() {
             "expect_redirect": REDIRECT,
         }));
         assert_eq!(report["status"], 200);
-        // the page showed the server's sequence, colour by colour, in order
-        let sent = &report["illumination"];
-        assert!(
-            sent["colors"].as_array().is_some_and(|c| c.len() >= 6),
-            "{report:#}"
-        );
-        assert_eq!(report["light_shown"], sent["colors"], "{report:#}");
+        assert_light_sequence_shown(&report);
         if report["verdict"] != "pass" {
             let keyed = facegate_blackbox_tests::get(
                 &format!("{}/api/v1/session/{id}/result", server.base_url),

@@ -96,7 +96,8 @@ fn frame_analysis(c: &mut Criterion) {
     group.bench_function("motion_measures", |b| {
         b.iter(|| {
             let patch = FacePatch::capture(image.rgb(), &now.bbox);
-            parallax::measure(&old_patch, &patch, &predict, before.eye_span)
+            // the frames at 1.7 s and 2 s: 300 ms apart
+            parallax::measure(&old_patch, &patch, &predict, before.eye_span, 300)
         })
     });
     // the room test (issue 29): the frame's coarse grey copy, and the outer band's blocks

@@ -94,11 +94,8 @@ impl ParallaxTracker {
         let measured = partner.and_then(|index| {
             let old = self.recent.drain(..=index).next_back()?;
             let predict = Affine::fit_similarity(&old.rigid_points, rigid_points)?;
-            let pair = measure(&old.patch, &patch, &predict, old.eye_span)?;
-            Some(PairParallax {
-                span_ms: timestamp_ms - old.timestamp_ms,
-                ..pair
-            })
+            let span_ms = timestamp_ms - old.timestamp_ms;
+            measure(&old.patch, &patch, &predict, old.eye_span, span_ms)
         });
         if self.recent.len() == KEPT_FACES {
             self.recent.pop_front();
@@ -133,13 +130,14 @@ pub struct PairParallax {
     pub span_ms: u64,
 }
 
-/// Tracks textured points from `a` to `b`; `predict` maps image points of frame `a` to where
-/// the landmarks say they moved in frame `b`.
+/// Tracks textured points from `a` to `b`, captured `span_ms` apart; `predict` maps image
+/// points of frame `a` to where the landmarks say they moved in frame `b`.
 pub fn measure(
     a: &FacePatch,
     b: &FacePatch,
     predict: &Affine,
     eye_span: f32,
+    span_ms: u64,
 ) -> Option<PairParallax> {
     let rooms = (&a.room, &b.room);
     let (a, b, around_a, around_b) = (&a.face, &b.face, &a.surround, &b.surround);
@@ -174,7 +172,7 @@ pub fn measure(
         off_plane: homography / unit,
         surround: surround::classify(around_a, around_b, &face_motion),
         room: room::classify(rooms.0, rooms.1),
-        span_ms: 0,
+        span_ms,
     })
 }
 

@@ -4,8 +4,8 @@
 //!
 //! Landmarks cannot measure this (the mesh network draws a 3-D face even on a tilted photo),
 //! so the session tracks textured face pixels between frames at least 300 ms apart by
-//! capture time (`parallax.rs`) and fits a homography to the tracks. The residual no plane explains
-//! (*off-plane*, in eye spans) is matching noise for a photo and noise plus parallax,
+//! capture time (`parallax.rs`) and fits a homography to the tracks. The residual no plane
+//! explains (*off-plane*, in eye spans) is matching noise for a photo and noise plus parallax,
 //! expression and shading change for a face.
 //!
 //! The face's surroundings give a second, independent test (`surround.rs`): a photo carries
@@ -24,8 +24,9 @@
 //! Score: 0.4 + 0.6 × the off-plane share rescaled ([`PLANAR_SHARE`] → 0, [`DEPTH_SHARE`] → 1).
 //! Attack: off-plane share below [`PLANAR_SHARE`] over at least [`MIN_MOVING_PAIRS`] moving
 //! pairs, and so over those of them spanning at most [`PLANAR_PAIR_SPAN_MS`] (an overloaded
-//! server's pairs span more, and across that a live head can measure planar: no evidence). Surroundings moving with the face (share at least [`SURROUND_ATTACK`] over at
-//! least [`MIN_SURROUND_PAIRS`] pairs) were attack evidence until issue 29; a hand-held
+//! server's pairs span more, and across that a live head can measure planar: no evidence).
+//! Surroundings moving with the face (share at least [`SURROUND_ATTACK`] over at least
+//! [`MIN_SURROUND_PAIRS`] pairs) were attack evidence until issue 29; a hand-held
 //! camera does the same to a live face, so now they only withhold the layer's evidence, and
 //! only while the far room, the frame's outer band, is seen to stay (`room.rs`): when the room
 //! moves too, the camera moved, and the screen's light decides.
@@ -50,6 +51,7 @@ use super::{Evidence, Layer, LayerScore, faces, quantile, ramp};
 use crate::homography::rms_distance;
 use crate::illumination::reading::{LightFinding, LightReading};
 use crate::observation::{FaceObservation, FrameObservation};
+use crate::parallax::PairParallax;
 
 /// Similarity residual (in eye spans) from which a pair counts as changing shape.
 pub const SHAPE_CHANGE: f32 = 0.01;
@@ -241,19 +243,19 @@ pub fn summarise(frames: &[FrameObservation]) -> MotionSummary {
         .iter()
         .filter(|p| p.shape_change >= SHAPE_CHANGE)
         .count();
-    let mut shares: Vec<f32> = pairs
+    let moving: Vec<_> = pairs
         .iter()
         .filter(|p| p.shape_change >= MOVING_PAIR)
-        .map(|p| p.off_plane / p.shape_change)
         .collect();
-    let moving_pairs = shares.len();
-    let off_plane_share = quantile(&mut shares, 0.5);
-    let mut short_shares: Vec<f32> = pairs
+    let share = |p: &&PairParallax| p.off_plane / p.shape_change;
+    let mut shares: Vec<f32> = moving.iter().map(share).collect();
+    let mut short_shares: Vec<f32> = moving
         .iter()
-        .filter(|p| p.shape_change >= MOVING_PAIR && p.span_ms <= PLANAR_PAIR_SPAN_MS)
-        .map(|p| p.off_plane / p.shape_change)
+        .filter(|p| p.span_ms <= PLANAR_PAIR_SPAN_MS)
+        .map(share)
         .collect();
-    let short_moving_pairs = short_shares.len();
+    let (moving_pairs, short_moving_pairs) = (shares.len(), short_shares.len());
+    let off_plane_share = quantile(&mut shares, 0.5);
     let short_off_plane_share = quantile(&mut short_shares, 0.5);
     let mut off_plane: Vec<f32> = pairs.iter().map(|p| p.off_plane).collect();
     let off_plane = quantile(&mut off_plane, 0.5);
@@ -328,11 +330,12 @@ pub fn score(
     let light_measured =
         light_follows && (!moved_as_a_picture || light.is_some_and(LightReading::confirms_depth));
     let reason = format!(
-        "off-plane share {:.3} over {} moving pairs ({:.3} over the {} spanning at most 1 s) of {} tracked in {} faces (median off-plane {:.4} eye spans), sway {:.3} eye spans, blink {}; surroundings moved with the face in {:.2} of ring blocks ({} with, {} stayed, {} pairs); room moved in {} of {} pairs",
+        "off-plane share {:.3} over {} moving pairs ({:.3} over the {} spanning at most {} ms) of {} tracked in {} faces (median off-plane {:.4} eye spans), sway {:.3} eye spans, blink {}; surroundings moved with the face in {:.2} of ring blocks ({} with, {} stayed, {} pairs); room moved in {} of {} pairs",
         m.off_plane_share,
         m.moving_pairs,
         m.short_off_plane_share,
         m.short_moving_pairs,
+        PLANAR_PAIR_SPAN_MS,
         m.pairs,
         m.faces,
         m.off_plane,
