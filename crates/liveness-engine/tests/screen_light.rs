@@ -277,12 +277,17 @@ fn held_back_live_passes_in_bright_and_dim_light_and_no_light_attack_passes() {
     // measured: a hand-held camera moves face and room together; where the frame's outer
     // band shows the room moving (or is too plain to judge) the light decides. One clip
     // (expressions-woman-1) is held so close that most of the anti-spoof model's view lies
-    // outside the frame: the light stands in for the model when it confirms a curved face,
-    // which it does in a dim room (4 of 4 pass) but not in a bright office, where the relief's
-    // error is too large (0.32 ± 0.11): that one ends in `retry` with `face_too_close`
-    // (3 of 4 pass; docs/accuracy.md)
-    assert_eq!(passed_of("live hand-held camera", 0.3), (4, 4));
-    assert_eq!(passed_of("live hand-held camera", 0.05), (3, 4));
+    // outside the frame: the model is sure of a live face there (median 1.0) and counts when
+    // the light backs it, by confirming a curved face (in a dim room: relief 0.29 ± 0.02) or
+    // by a near face's answer without the mark of a glare (in a bright office, where the
+    // relief's error is too large to see depth: 0.32 ± 0.11; docs/accuracy.md)
+    for ratio in [0.05, 0.3] {
+        assert_eq!(
+            passed_of("live hand-held camera", ratio),
+            (4, 4),
+            "@ {ratio}"
+        );
+    }
     let attacks_passed: Vec<_> = runs
         .iter()
         .filter(|r| r.truth == Truth::Attack && r.report.verdict == Verdict::Pass)

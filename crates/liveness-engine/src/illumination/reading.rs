@@ -74,6 +74,13 @@ pub const DECISIVE_RELIEF_ERROR: f32 = 0.1;
 /// brightness, so both halves' log-chroma move alike). The excess over 1 must also clear half
 /// of this margin by two standard errors: in weak light the ratio is noisy.
 pub const ADDED_LIGHT_SPREAD: f32 = 1.6;
+/// The glare's mark, half of [`ADDED_LIGHT_SPREAD`]'s excess over 1: a darker-over-brighter
+/// gain from which the light may have been added on top. Too weak to call a glare on its own;
+/// it lends weight to the surround's answer and withholds the near face's
+/// ([`LightReading::follows_without_glare`]). Calibration half (`screen_light.rs`, ratios 0.05
+/// and 0.3): live faces −0.08–1.25, screen replays 1.48 and up; held-back half: live 0.60–1.48,
+/// replays 1.58 and up.
+pub const GLARE_MARK: f32 = 1.0 + (ADDED_LIGHT_SPREAD - 1.0) / 2.0;
 /// Border pixels (read every second pixel both ways) needed to compare face and room.
 pub const MIN_SURROUND_PIXELS: u32 = 150;
 /// RMS log-chroma swing of the face from which its colour changes clearly.
@@ -170,6 +177,13 @@ impl LightReading {
     /// [`MIN_RELIEF`]): strong enough light to see depth, not only nearness.
     pub fn confirms_depth(&self) -> bool {
         self.finding == LightFinding::Follows && self.relief - 2.0 * self.relief_error >= MIN_RELIEF
+    }
+
+    /// Whether the face followed the sequence as a near surface that reflects the light,
+    /// without even the mark of a glare ([`GLARE_MARK`]): what a near live face shows in any
+    /// light the check can judge, and what a replaying screen's glass does not.
+    pub fn follows_without_glare(&self) -> bool {
+        self.finding == LightFinding::Follows && self.darker_over_brighter < GLARE_MARK
     }
 
     /// A reading for a session that could not measure (nothing shown, too few frames).
@@ -294,12 +308,10 @@ pub fn read(samples: &[(u64, LightSample)], sequence: &Illumination) -> LightRea
         }
     } else if surround_judged
         && (gains.surround_ratio() >= FLAT_SURROUND
-            || (gains.glare_ratio() >= GLARE_SURROUND && added >= (ADDED_LIGHT_SPREAD - 1.0) / 2.0))
+            || (gains.glare_ratio() >= GLARE_SURROUND && 1.0 + added >= GLARE_MARK))
     {
         LightFinding::Uniform
-    } else if added >= ADDED_LIGHT_SPREAD - 1.0
-        && added - 2.0 * added_error >= (ADDED_LIGHT_SPREAD - 1.0) / 2.0
-    {
+    } else if added >= ADDED_LIGHT_SPREAD - 1.0 && 1.0 + added - 2.0 * added_error >= GLARE_MARK {
         LightFinding::Glare
     } else if relief_error <= DECISIVE_RELIEF_ERROR && relief < MIN_RELIEF {
         LightFinding::Flat

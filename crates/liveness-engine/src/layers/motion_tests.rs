@@ -1,0 +1,68 @@
+//! Unit tests of the motion summary's evidence: sway without parallax, and planar motion
+//! judged only on pairs spanning at most a second.
+
+use super::*;
+
+fn summary(moving_pairs: usize, share: f32, off_plane: f32, sway: f32) -> MotionSummary {
+    MotionSummary {
+        faces: 40,
+        pairs: 37,
+        shape_pairs: moving_pairs,
+        off_plane,
+        moving_pairs,
+        off_plane_share: share,
+        short_moving_pairs: moving_pairs,
+        short_off_plane_share: share,
+        sway,
+        blinked: false,
+        surround_with_face: 0,
+        surround_stayed: 0,
+        surround_pairs: 0,
+        room_pairs: 0,
+        room_moved_pairs: 0,
+    }
+}
+
+#[test]
+fn large_sway_with_little_parallax_is_no_evidence_and_keeps_the_hold_open() {
+    // the held-back loose crop that passed before the rule: share 0.568 over 5 pairs,
+    // median off-plane 0.0045 eye spans at a sway of 0.665
+    let waved = summary(5, 0.568, 0.0045, 0.665);
+    assert!(waved.sway_without_parallax());
+    assert!(!waved.is_conclusive());
+    // a live head that swayed as much shows parallax in proportion
+    let head = summary(19, 0.676, 0.0137, 0.281);
+    assert!(!head.sway_without_parallax());
+    assert!(head.is_conclusive());
+    // a near-still head is not weighed: its off-plane residual is mostly noise
+    let still = summary(5, 0.735, 0.0039, 0.046);
+    assert!(!still.sway_without_parallax());
+    // planar motion stays attack evidence whatever the sway
+    let planar = summary(11, 0.2, 0.0031, 0.5);
+    assert!(planar.is_conclusive());
+}
+
+#[test]
+fn planar_motion_is_attack_evidence_only_on_pairs_spanning_at_most_a_second() {
+    // the overloaded live session: 5 moving pairs, all over 1 s apart, share 0.364
+    let overloaded = MotionSummary {
+        short_moving_pairs: 0,
+        short_off_plane_share: f32::NAN,
+        ..summary(5, 0.364, 0.0062, 0.097)
+    };
+    assert_eq!(overloaded.evidence(), Evidence::None);
+    // with enough short pairs that move like a plane, it is a picture
+    let picture = MotionSummary {
+        short_moving_pairs: 5,
+        short_off_plane_share: 0.3,
+        ..summary(8, 0.35, 0.0040, 0.2)
+    };
+    assert_eq!(picture.evidence(), Evidence::Attack);
+    // long pairs still count toward depth
+    let head = MotionSummary {
+        short_moving_pairs: 0,
+        short_off_plane_share: f32::NAN,
+        ..summary(6, 0.70, 0.0093, 0.05)
+    };
+    assert_eq!(head.evidence(), Evidence::Measured);
+}
