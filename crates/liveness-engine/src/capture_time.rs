@@ -33,11 +33,16 @@ const SOI: [u8; 2] = [0xFF, 0xD8];
 const COM: [u8; 2] = [0xFF, 0xFE];
 
 /// `jpeg` with a `facegate:capture_ms=<capture_ms>` comment right after its start-of-image
-/// marker; `jpeg` unchanged when it does not start with one.
+/// marker, in place of a stamp already there; `jpeg` unchanged when it does not start with one.
 pub fn stamp(jpeg: &[u8], capture_ms: u64) -> Vec<u8> {
     if !jpeg.starts_with(&SOI) {
         return jpeg.to_vec();
     }
+    let jpeg = match read_stamp(jpeg) {
+        // SOI, COM, then the segment's length (which counts its own two bytes)
+        Some(_) => &jpeg[2 + usize::from(u16::from_be_bytes([jpeg[4], jpeg[5]])) + 2..],
+        None => &jpeg[2..],
+    };
     let text = format!("{}{capture_ms}", String::from_utf8_lossy(STAMP_PREFIX));
     // the segment's length counts its two length bytes and the text
     let length = (text.len() + 2) as u16;
@@ -46,7 +51,7 @@ pub fn stamp(jpeg: &[u8], capture_ms: u64) -> Vec<u8> {
     out.extend_from_slice(&COM);
     out.extend_from_slice(&length.to_be_bytes());
     out.extend_from_slice(text.as_bytes());
-    out.extend_from_slice(&jpeg[2..]);
+    out.extend_from_slice(jpeg);
     out
 }
 
@@ -96,6 +101,10 @@ mod tests {
         assert_eq!(read_stamp(&stamped), Some(1_234));
         assert_eq!(read_stamp(JPEG), None);
         assert_eq!(stamp(b"not a jpeg", 5), b"not a jpeg".to_vec());
+        // a second stamp replaces the first
+        let restamped = stamp(&stamped, 56);
+        assert_eq!(read_stamp(&restamped), Some(56));
+        assert_eq!(restamped, stamp(JPEG, 56));
     }
 
     #[test]

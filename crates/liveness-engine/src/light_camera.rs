@@ -115,6 +115,12 @@ impl LightCamera {
         self.capture_under(jpeg, color)
     }
 
+    /// [`Self::capture`], stamped with its capture time as the embedded page stamps the frames
+    /// it sends (`crate::capture_time`), for drivers that hand frames straight to a session.
+    pub fn capture_stamped(&mut self, jpeg: &[u8], t_ms: u64) -> Vec<u8> {
+        crate::capture_time::stamp(&self.capture(jpeg, t_ms), t_ms)
+    }
+
     /// The footage frame `jpeg` as this camera captures it while the screen shows `color`
     /// (for load scripts that render every palette colour once, ahead of time).
     pub fn capture_under(&mut self, jpeg: &[u8], color: Option<ScreenColor>) -> Vec<u8> {

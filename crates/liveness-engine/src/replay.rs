@@ -152,7 +152,7 @@ pub fn play_through(
     for frame in frames {
         let t = timestamp(sent, fps);
         let frame = match camera.as_deref_mut() {
-            Some(camera) => camera.capture(&frame, t),
+            Some(camera) => camera.capture_stamped(&frame, t),
             None => frame,
         };
         session.push_frame(&frame, t);
@@ -239,7 +239,7 @@ pub fn replay_scripted(
         }
         let t = timestamp(sent, fps);
         if let Some(camera) = camera.as_deref_mut() {
-            bytes = camera.capture(&bytes, t);
+            bytes = camera.capture_stamped(&bytes, t);
         }
         let events = session.push_frame(&bytes, t);
         sent += 1;

@@ -41,7 +41,7 @@ fn run_overloaded(case: &Case, set_aside: bool) -> Run {
     for (i, frame) in case.frames().into_iter().enumerate() {
         let t = (i as f64 * 1000.0 / f64::from(case.fps)).round() as u64;
         mailbox.put(PendingFrame {
-            jpeg: camera.capture(&frame, t),
+            jpeg: camera.capture_stamped(&frame, t),
             timestamp_ms: t,
         });
         if t < next_take {

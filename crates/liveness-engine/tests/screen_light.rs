@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use domain::{ReasonCode, Verdict};
 use facegate_liveness_engine::light_camera::Scene;
 use facegate_liveness_engine::{
-    Guidance, Illumination, LightReading, LivenessEvent, SessionMode, VerdictReport,
+    Guidance, Illumination, LightFinding, LightReading, LivenessEvent, SessionMode, VerdictReport,
 };
 use rand::{Rng, SeedableRng};
 
@@ -73,7 +73,7 @@ fn run_lit(case: &Case, label: &str, scene: Scene, ratio: f32, mode: SessionMode
     let mut asked_for_light = false;
     for (i, frame) in case.frames().into_iter().enumerate() {
         let t = (i as f64 * 1000.0 / f64::from(case.fps)).round() as u64;
-        let events = session.push_frame(&camera.capture(&frame, t), t);
+        let events = session.push_frame(&camera.capture_stamped(&frame, t), t);
         if std::env::var("LIGHT_EVENTS").is_ok() && !events.is_empty() {
             println!("{label} {} {t}: {events:?}", case.name);
         }
@@ -356,4 +356,58 @@ fn calibration() {
         println!("== {half:?}");
         print_runs(&evaluate(half, &ratios, &[0.05, 0.3], SessionMode::Passive));
     }
+}
+
+/// A live face in a dim room behind a slow mobile link, from a client that writes no capture
+/// times: its frames are timed by arrival, 700 ms after their capture, so the light lines up
+/// beyond the delay the check searches. It must not be failed as answering another sequence:
+/// the session ends in `retry` (`unaligned`). The same frames with capture times that say so
+/// late an answer are attack evidence.
+#[test]
+fn a_live_face_timed_by_arrival_over_a_slow_link_is_never_failed() {
+    const LINK_MS: u64 = 700;
+    let split = Split::standard();
+    let case = live_cases(&split, Half::HeldBack)
+        .into_iter()
+        .find(|c| c.class == "live")
+        .expect("a held-back live case");
+    let run = |stamped: bool| {
+        let mut session = lit::seeded_session(SessionMode::Passive, 7);
+        let mut camera = lit::camera_for(&session, Scene::LiveFace, 0.3, 7);
+        for (i, frame) in case.frames().into_iter().enumerate() {
+            let captured = (i as f64 * 1000.0 / f64::from(case.fps)).round() as u64;
+            let frame = match stamped {
+                true => camera.capture_stamped(&frame, captured),
+                false => camera.capture(&frame, captured),
+            };
+            session.push_frame(&frame, captured + LINK_MS);
+            if session.verdict().is_some() {
+                break;
+            }
+        }
+        if session.verdict().is_none() {
+            session.close();
+        }
+        (
+            session.conclude(),
+            session.light_reading().expect("light on"),
+        )
+    };
+    let (report, light) = run(false);
+    assert_eq!(
+        light.finding,
+        LightFinding::Unaligned,
+        "{}",
+        light.describe()
+    );
+    assert_eq!(report.verdict, Verdict::Retry, "{:?}", report.reasons);
+    assert!(report.reasons.contains(&ReasonCode::NoLightResponse));
+    let (report, light) = run(true);
+    assert_eq!(
+        light.finding,
+        LightFinding::OtherSequence,
+        "{}",
+        light.describe()
+    );
+    assert_eq!(report.verdict, Verdict::Fail, "{:?}", report.reasons);
 }

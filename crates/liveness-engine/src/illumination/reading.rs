@@ -102,6 +102,12 @@ pub const MAX_UNEXPLAINED_SWING: f32 = 0.1;
 /// ([`LightSample::from_backlog`]) are left out of this gap: they help a live face follow,
 /// but arrive in bursts and never make an attack finding.
 pub const MAX_ATTACK_EVIDENCE_GAP_MS: f32 = 150.0;
+/// Share of the lit frames timed by their arrival (no capture time written by the client)
+/// above which a face that does not follow is no evidence of another sequence: the delay
+/// search reaches [`MAX_OFFSET_MS`], and on arrival times the delay holds the network's round
+/// trip, which a slow mobile link can push past it; a live face whose light came late then
+/// reads as answering another sequence. Stamped frames time the light by the camera alone.
+pub const MAX_ARRIVAL_TIMED_SHARE: f32 = 0.5;
 
 /// What the light check found, for the verdict's reasons and the guidance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -123,6 +129,10 @@ pub enum LightFinding {
     TooFewFrames,
     /// The sequence was shown on an earlier connection of this session.
     NotShown,
+    /// The face's colour changed, but not with this session's sequence within the delay
+    /// searched, on frames timed by their arrival: the light may have come late over a slow
+    /// network ([`MAX_ARRIVAL_TIMED_SHARE`]).
+    Unaligned,
 }
 
 impl LightFinding {
@@ -134,7 +144,7 @@ impl LightFinding {
             Self::Uniform | Self::Flat => Some(ReasonCode::PrintSuspected),
             Self::Glare => Some(ReasonCode::ScreenReplaySuspected),
             Self::OtherSequence => Some(ReasonCode::InjectionSuspected),
-            Self::TooLittleLight | Self::TooFewFrames | Self::NotShown => {
+            Self::TooLittleLight | Self::TooFewFrames | Self::NotShown | Self::Unaligned => {
                 Some(ReasonCode::NoLightResponse)
             }
         }
@@ -144,7 +154,9 @@ impl LightFinding {
         match self {
             Self::Follows => Evidence::Measured,
             Self::Uniform | Self::Flat | Self::Glare | Self::OtherSequence => Evidence::Attack,
-            Self::TooLittleLight | Self::TooFewFrames | Self::NotShown => Evidence::None,
+            Self::TooLittleLight | Self::TooFewFrames | Self::NotShown | Self::Unaligned => {
+                Evidence::None
+            }
         }
     }
 }
@@ -327,8 +339,12 @@ pub fn read(samples: &[(u64, LightSample)], sequence: &Illumination) -> LightRea
         .collect();
     let kept_up =
         paced.len() >= MIN_FRAMES / 2 && median_gap_ms(&paced) <= MAX_ATTACK_EVIDENCE_GAP_MS;
+    let arrival_timed = lit.iter().filter(|l| l.sample.timed_by_arrival).count() as f32
+        > MAX_ARRIVAL_TIMED_SHARE * lit.len() as f32;
     let finding = if finding.evidence() == Evidence::Attack && !kept_up {
         LightFinding::TooFewFrames
+    } else if finding == LightFinding::OtherSequence && arrival_timed {
+        LightFinding::Unaligned
     } else {
         finding
     };

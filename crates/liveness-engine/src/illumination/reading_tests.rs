@@ -25,6 +25,7 @@ fn samples(sequence: &Illumination, gain: f32, relief: f32, room: f32) -> Vec<(u
                 surround: lit(gain * room),
                 surround_pixels: 2_000,
                 from_backlog: false,
+                timed_by_arrival: false,
             };
             (t, sample)
         })
@@ -63,6 +64,21 @@ fn a_near_curved_face_follows_and_flat_or_uniform_answers_are_attacks() {
         replayed.describe()
     );
     assert_eq!(read(&[], &sequence).finding, LightFinding::TooFewFrames);
+    // the same answer on frames without capture times (timed by arrival, so the light may
+    // have come later than the delay search reaches): no evidence, a retry
+    let arrival_timed: Vec<_> = samples(&other, 0.6, 0.3, 0.05)
+        .into_iter()
+        .map(|(t, sample)| {
+            let sample = LightSample {
+                timed_by_arrival: true,
+                ..sample
+            };
+            (t, sample)
+        })
+        .collect();
+    let late = read(&arrival_timed, &sequence);
+    assert_eq!(late.finding, LightFinding::Unaligned, "{}", late.describe());
+    assert_eq!(late.finding.evidence(), Evidence::None);
     // the same face analysed only every third frame (~200 ms apart, an overloaded server):
     // no evidence of another sequence, a retry
     let sparse: Vec<_> = samples(&other, 0.6, 0.3, 0.05)

@@ -39,6 +39,9 @@ pub struct LightSample {
     /// The frame was set aside by an overloaded server's mailbox (`crate::mailbox`), not
     /// analysed or sampled in its turn: its arrival time says less about when it was captured.
     pub from_backlog: bool,
+    /// The frame carried no capture time (`crate::capture_time`) and is timed by its arrival:
+    /// its time holds the network's round trip, which the delay search may not reach.
+    pub timed_by_arrival: bool,
 }
 
 impl LightSample {
@@ -73,6 +76,7 @@ impl LightSample {
             surround,
             surround_pixels,
             from_backlog: false,
+            timed_by_arrival: false,
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use face_engine::Image;
 
+use crate::capture_time;
 use crate::illumination::Illumination;
 use crate::illumination::reading::{self as light_reading, LightFinding, LightReading};
 use crate::illumination::sample::LightSample;
@@ -73,14 +74,16 @@ impl LivenessSession {
         if let Ok(image) = Image::decode_with_limit(jpeg, self.config.max_frame_pixels) {
             let sample = LightSample {
                 from_backlog,
+                timed_by_arrival: capture_time::read_stamp(jpeg).is_none(),
                 ..LightSample::read(image.rgb(), &face_box)
             };
             self.light_samples.push((t, sample));
         }
     }
 
-    /// Keeps an analysed face's light sample and box for the light check.
-    pub(super) fn keep_light(&mut self, t: u64, face: Option<&FaceObservation>) {
+    /// Keeps an analysed face's light sample and box for the light check; `jpeg` is the
+    /// frame's bytes (whether it carried a capture time).
+    pub(super) fn keep_light(&mut self, jpeg: &[u8], t: u64, face: Option<&FaceObservation>) {
         let LightCheck::Sequence(sequence) = &self.light else {
             return;
         };
@@ -89,7 +92,11 @@ impl LivenessSession {
             && t <= sequence.window_end_ms()
             && self.light_samples.len() < MAX_LIGHT_SAMPLES
         {
-            self.light_samples.push((t, face.light));
+            let sample = LightSample {
+                timed_by_arrival: capture_time::read_stamp(jpeg).is_none(),
+                ..face.light
+            };
+            self.light_samples.push((t, sample));
         }
     }
 

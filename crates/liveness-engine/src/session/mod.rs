@@ -269,7 +269,7 @@ impl LivenessSession {
                     .is_none_or(|t| timestamp_ms - t >= EMBED_EVERY_MS),
         };
         let mut observation = observe(&self.engine, &image, timestamp_ms, analysis).ok()?;
-        self.keep_light(timestamp_ms, observation.face.as_ref());
+        self.keep_light(jpeg, timestamp_ms, observation.face.as_ref());
         match observation.face.as_mut() {
             Some(face) => {
                 if face.embedding.is_some() {
