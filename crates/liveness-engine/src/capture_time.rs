@@ -38,9 +38,8 @@ pub fn stamp(jpeg: &[u8], capture_ms: u64) -> Vec<u8> {
     if !jpeg.starts_with(&SOI) {
         return jpeg.to_vec();
     }
-    let jpeg = match read_stamp(jpeg) {
-        // SOI, COM, then the segment's length (which counts its own two bytes)
-        Some(_) => &jpeg[2 + usize::from(u16::from_be_bytes([jpeg[4], jpeg[5]])) + 2..],
+    let jpeg = match stamp_segment(jpeg) {
+        Some((_, end)) => &jpeg[end..],
         None => &jpeg[2..],
     };
     let text = format!("{}{capture_ms}", String::from_utf8_lossy(STAMP_PREFIX));
@@ -58,13 +57,21 @@ pub fn stamp(jpeg: &[u8], capture_ms: u64) -> Vec<u8> {
 /// The capture time a client wrote into `jpeg` ([`stamp`]); `None` when the segment right
 /// after the start-of-image marker is not such a comment (or is malformed).
 pub fn read_stamp(jpeg: &[u8]) -> Option<u64> {
+    stamp_segment(jpeg).map(|(capture_ms, _)| capture_ms)
+}
+
+/// The stamp right after the start-of-image marker and the offset where its comment segment
+/// ends (start-of-image, comment marker, then the segment's length, which counts its own two
+/// bytes); `None` when there is no well-formed stamp there.
+fn stamp_segment(jpeg: &[u8]) -> Option<(u64, usize)> {
     let rest = jpeg.strip_prefix(&SOI)?.strip_prefix(&COM)?;
     let length = usize::from(u16::from_be_bytes([*rest.first()?, *rest.get(1)?]));
     let text = rest.get(2..length)?.strip_prefix(STAMP_PREFIX)?;
     if text.is_empty() || text.len() > MAX_DIGITS || !text.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    std::str::from_utf8(text).ok()?.parse().ok()
+    let capture_ms = std::str::from_utf8(text).ok()?.parse().ok()?;
+    Some((capture_ms, SOI.len() + COM.len() + length))
 }
 
 /// The time the session analyses a frame at, in the stream's clock: its stamp when the client
