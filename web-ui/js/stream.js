@@ -3,7 +3,9 @@
 // skipped while the socket's bufferedAmount is high, so a slow network never queues frames.
 // Each frame carries the time it was drawn, in ms from the `ready` message, as a JPEG comment
 // (`facegate:capture_ms=<n>`, docs/api.md): the screen-light check lines the face's colour up
-// with the colours shown, and arrival times would add the network's jitter.
+// with the colours shown, and arrival times would add the network's jitter. While the colours
+// are shown the stamp also says whether the camera held its white balance
+// (`;camera=locked` or `;camera=auto`, from `cameraLock()`).
 
 const FPS = 12;
 const MAX_WIDTH = 640;
@@ -12,11 +14,15 @@ const MAX_FRAME_BYTES = 1_500_000;
 const HIGH_WATER_BYTES = 256 * 1024;
 const CONNECT_TIMEOUT_MS = 10_000;
 
-/** `bytes` (a JPEG) with a `facegate:capture_ms=<captureMs>` comment after its start marker. */
-function withCaptureTime(bytes, captureMs) {
+/**
+ * `bytes` (a JPEG) with a `facegate:capture_ms=<captureMs>` comment after its start marker,
+ * ending in `;camera=locked` or `;camera=auto` when `locked` is known (not null).
+ */
+function withCaptureTime(bytes, captureMs, locked) {
   const jpeg = new Uint8Array(bytes);
   if (captureMs === null || jpeg[0] !== 0xff || jpeg[1] !== 0xd8) return bytes;
-  const text = new TextEncoder().encode(`facegate:capture_ms=${captureMs}`);
+  const lock = locked === null || locked === undefined ? '' : `;camera=${locked ? 'locked' : 'auto'}`;
+  const text = new TextEncoder().encode(`facegate:capture_ms=${captureMs}${lock}`);
   const length = text.length + 2;
   const out = new Uint8Array(jpeg.length + length + 2);
   out.set([0xff, 0xd8, 0xff, 0xfe, length >> 8, length & 0xff]);
@@ -29,7 +35,7 @@ function withCaptureTime(bytes, captureMs) {
  * Streams `video` to the session. `onMessage({type, data})` gets each server message;
  * `onEnd({code, reason, error})` gets the close (once). Returns `{stop()}`.
  */
-export function startStream({ sessionId, token, video, onOpen, onMessage, onEnd }) {
+export function startStream({ sessionId, token, video, onOpen, onMessage, onEnd, cameraLock }) {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const url = `${scheme}://${location.host}/ws/${encodeURIComponent(sessionId)}?token=${encodeURIComponent(token)}`;
   const socket = new WebSocket(url);
@@ -66,6 +72,7 @@ export function startStream({ sessionId, token, video, onOpen, onMessage, onEnd 
     canvas.width = Math.round(video.videoWidth * scale);
     canvas.height = Math.round(video.videoHeight * scale);
     const captureMs = readyAt === null ? null : Math.max(0, Math.round(performance.now() - readyAt));
+    const locked = cameraLock ? cameraLock() : null;
     context.drawImage(video, 0, 0, canvas.width, canvas.height);
     encoding = true;
     canvas.toBlob(async (blob) => {
@@ -78,7 +85,7 @@ export function startStream({ sessionId, token, video, onOpen, onMessage, onEnd 
         const bytes = await blob.arrayBuffer();
         // The socket can close while the bytes are read; sending then would only log an error.
         if (socket.readyState !== WebSocket.OPEN) return;
-        socket.send(withCaptureTime(bytes, captureMs));
+        socket.send(withCaptureTime(bytes, captureMs, locked));
       } finally {
         encoding = false;
       }

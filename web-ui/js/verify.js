@@ -4,7 +4,7 @@
 
 import { loadCatalogue, t, translate } from './i18n.js';
 import { createAnnouncer, show } from './screens.js';
-import { CameraProblem, listCameras, openCamera, stopCamera } from './camera.js';
+import { CameraProblem, holdCameraProcessing, listCameras, openCamera, stopCamera } from './camera.js';
 import { startStream } from './stream.js';
 import { CHALLENGE_ICONS, RESULT_ICONS, drawIcon } from './icons.js';
 import { fingerprint } from './fingerprint.js';
@@ -24,6 +24,10 @@ const announce = createAnnouncer($('announcer'));
 const flow = {
   camera: null,
   stream: null,
+  /** Whether the camera holds its white balance (null before the colours were shown). */
+  cameraLocked: null,
+  cameraHold: null,
+  lightFrame: null,
   mode: page.mode,
   challengeCount: page.challenge_count,
   holdStarted: 0,
@@ -107,6 +111,7 @@ function connect() {
     onOpen: () => setGuidance(t('guide.center_face')),
     onMessage: handleMessage,
     onEnd: handleEnd,
+    cameraLock: () => flow.cameraLocked,
   });
 }
 
@@ -124,6 +129,18 @@ function reconnect() {
  */
 function showLight({ colors, step_ms: stepMs }) {
   const receipt = performance.now();
+  // the camera is asked to hold its white balance and exposure while the colours are shown;
+  // frames say whether it did (`auto` until the camera has answered)
+  flow.cameraLocked = false;
+  const asked = holdCameraProcessing(flow.camera).then((hold) => {
+    if (flow.lightFrame === null) {
+      hold.restore();
+      return null;
+    }
+    flow.cameraLocked = hold.locked;
+    return hold;
+  });
+  flow.cameraHold = asked;
   const root = document.documentElement;
   document.body.classList.add('lighting');
   let shown = -1;
@@ -142,6 +159,12 @@ function showLight({ colors, step_ms: stepMs }) {
 
 function stopLight() {
   cancelAnimationFrame(flow.lightFrame);
+  flow.lightFrame = null;
+  // the camera's own settings come back once the colours are over
+  const hold = flow.cameraHold;
+  flow.cameraHold = null;
+  hold?.then((held) => held?.restore());
+  if (flow.cameraLocked !== null && flow.cameraLocked !== undefined) flow.cameraLocked = false;
   document.body.classList.remove('lighting');
   document.body.dataset.light = '';
 }

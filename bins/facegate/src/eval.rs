@@ -7,6 +7,7 @@ use clap::Subcommand;
 use face_engine::evaluation::{embed_identity_set, pair_scores, verification_report};
 use face_engine::{DetectOptions, FaceEngine, Image};
 use liveness_engine::SessionMode;
+use liveness_engine::camera_model::CameraFamily;
 use rayon::prelude::*;
 
 use crate::settings::Settings;
@@ -37,7 +38,39 @@ pub enum EvalCommand {
         /// Seed of the sessions' draws and of the rendering camera (delay, jitter, noise).
         #[arg(long, default_value_t = 29)]
         seed: u64,
+        /// Which cameras film the rendered light: `reference` (the single camera of issue 29),
+        /// `all` (each recording draws a camera of the family from the seed: white balance,
+        /// exposure, tone curve, delay 30-480 ms, 8-30 fps; docs/liveness.md) or one family.
+        #[arg(long, value_enum, default_value = "reference")]
+        camera: CameraArg,
     },
+}
+
+/// `--camera` values (`liveness_engine::camera_model::CameraFamily`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CameraArg {
+    Reference,
+    All,
+    Webcam,
+    PhoneGreyWorld,
+    PhoneWhitePatch,
+    SlowPhone,
+    BrightRoom,
+}
+
+impl CameraArg {
+    /// The families a camera is drawn from; empty for the reference camera.
+    pub fn families(self) -> Vec<CameraFamily> {
+        match self {
+            Self::Reference => Vec::new(),
+            Self::All => CameraFamily::ALL.to_vec(),
+            Self::Webcam => vec![CameraFamily::Webcam],
+            Self::PhoneGreyWorld => vec![CameraFamily::PhoneGreyWorld],
+            Self::PhoneWhitePatch => vec![CameraFamily::PhoneWhitePatch],
+            Self::SlowPhone => vec![CameraFamily::SlowPhone],
+            Self::BrightRoom => vec![CameraFamily::BrightRoom],
+        }
+    }
 }
 
 /// `--light-scene` values (`liveness_engine::light_camera::Scene`).
@@ -70,12 +103,18 @@ pub fn run(settings: &Settings, command: EvalCommand) -> Result<(), String> {
             light_ratio,
             light_scene,
             seed,
+            camera,
         } => {
             let mode = match mode {
                 ModeArg::Active => SessionMode::Active,
                 ModeArg::Passive => SessionMode::Passive,
             };
-            let light = crate::eval_liveness::RenderedLight::new(light_ratio, light_scene, seed)?;
+            let light = crate::eval_liveness::RenderedLight::new(
+                light_ratio,
+                light_scene,
+                seed,
+                camera.families(),
+            )?;
             crate::eval_liveness::run(engine, mode, &dir, fps, light)
         }
     }

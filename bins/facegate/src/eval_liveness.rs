@@ -8,12 +8,15 @@
 //!
 //! With `--light-ratio`, a rendering camera (`liveness_engine::light_camera`) renders the
 //! light of each session's colour sequence onto the frames, as `--light-scene` would answer
-//! it; the results then come from simulation. Without it the light check is off.
+//! it; the results then come from simulation. Without it the light check is off. With
+//! `--camera` other than `reference`, each recording draws its camera from the family
+//! (`liveness_engine::camera_model`) with the seed.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use face_engine::FaceEngine;
+use liveness_engine::camera_model::{CameraFamily, CameraModel};
 use liveness_engine::light_camera::{LightCamera, Scene};
 use liveness_engine::replay::{
     ClassSummary, Recording, ReplayOutcome, SegmentLabels, is_jpeg, replay_in_order,
@@ -25,19 +28,31 @@ use rand::SeedableRng;
 use crate::eval::LightSceneArg;
 
 /// The light rendered onto the recordings, if any.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct RenderedLight {
     ratio: Option<f32>,
     scene: LightSceneArg,
     seed: u64,
+    /// The camera families drawn from; empty: the reference camera.
+    families: Vec<CameraFamily>,
 }
 
 impl RenderedLight {
-    pub fn new(ratio: Option<f32>, scene: LightSceneArg, seed: u64) -> Result<Self, String> {
+    pub fn new(
+        ratio: Option<f32>,
+        scene: LightSceneArg,
+        seed: u64,
+        families: Vec<CameraFamily>,
+    ) -> Result<Self, String> {
         if ratio.is_some_and(|r| !(r > 0.0 && r <= 2.0)) {
             return Err("--light-ratio must be within 0..=2".into());
         }
-        Ok(Self { ratio, scene, seed })
+        Ok(Self {
+            ratio,
+            scene,
+            seed,
+            families,
+        })
     }
 
     fn camera(&self, engine: &Arc<FaceEngine>, index: u64) -> Option<LightCamera> {
@@ -53,7 +68,18 @@ impl RenderedLight {
                 &mut rand::rngs::StdRng::seed_from_u64(!seed),
             )),
         };
-        Some(LightCamera::new(engine.clone(), scene, ratio, seed))
+        if self.families.is_empty() {
+            return Some(LightCamera::new(engine.clone(), scene, ratio, seed));
+        }
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed ^ 0x00ca_3e7a);
+        let model = CameraModel::draw_from(&self.families, &mut rng);
+        Some(LightCamera::with_model(
+            engine.clone(),
+            scene,
+            ratio,
+            model,
+            seed,
+        ))
     }
 }
 

@@ -119,6 +119,10 @@ pub enum ReasonCode {
     StreamEnded,
     /// The layers agreed on nothing decisive: the fused confidence fell short of a pass.
     LowConfidence,
+    /// One layer saw an attack that a camera's own processing or a model's error can fake,
+    /// and another layer measured a live face: the layers disagree, so the session is
+    /// neither passed nor failed.
+    ConflictingEvidence,
     /// The portrait failed one ICAO requirement (the verdict may still be `pass`).
     PortraitRequirementFailed(PortraitRequirement),
 }
@@ -143,6 +147,7 @@ impl ReasonCode {
             Self::TooManyInvalidFrames,
             Self::StreamEnded,
             Self::LowConfidence,
+            Self::ConflictingEvidence,
         ];
         codes.extend(
             PortraitRequirement::ALL
@@ -171,6 +176,7 @@ impl ReasonCode {
             Self::TooManyInvalidFrames => "too_many_invalid_frames",
             Self::StreamEnded => "stream_ended",
             Self::LowConfidence => "low_confidence",
+            Self::ConflictingEvidence => "conflicting_evidence",
             Self::PortraitRequirementFailed(requirement) => {
                 return format!("portrait_requirement_failed:{}", requirement.as_str());
             }
@@ -188,7 +194,8 @@ impl ReasonCode {
             Self::PresentationAttackSuspected
             | Self::SeveralFaces
             | Self::ChallengeMissed
-            | Self::LowConfidence => ReasonAction::ManualReview,
+            | Self::LowConfidence
+            | Self::ConflictingEvidence => ReasonAction::ManualReview,
             Self::NoLightResponse
             | Self::TooDark
             | Self::FaceTooClose

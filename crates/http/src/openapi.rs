@@ -138,12 +138,14 @@ impl Modify for BearerKey {
                        of at most 1,500,000 bytes. A frame may carry its capture time as a JPEG \
                        comment (COM segment, marker 0xFFFE) right after the start-of-image \
                        marker: `facegate:capture_ms=<n>`, whole milliseconds from the client's \
-                       receipt of the `ready` message to the frame's capture. The server times \
-                       the frame by it within [arrival - 400 ms, arrival + 20 ms] and by its \
-                       arrival otherwise. Server to client: JSON text `{\"type\", \"data\"}`: \
+                       receipt of the `ready` message to the frame's capture, optionally \
+                       ending in `;camera=locked` or `;camera=auto` (whether the camera held \
+                       its white balance; a claim that never passes or fails a session). The \
+                       server times the frame by it within [arrival - 400 ms, arrival + 20 ms] \
+                       and by its arrival otherwise. Server to client: JSON text `{\"type\", \"data\"}`: \
                        `ready`, then `illumination` exactly as \
                        `{\"type\": \"illumination\", \"data\": {\"colors\": [\"#rrggbb\", ...], \
-                       \"step_ms\": N}}` (7 colours, N 340-400, once per session, never on a \
+                       \"step_ms\": N}}` (11 colours, N 340-400, once per session, never on a \
                        reconnect; the page shows `colors[k]` from receipt + k x step_ms on, \
                        filling the screen around the face oval), `face_detected`, `guidance`, \
                        `challenge`, `challenge_result`, `verdict`, `error`. Details: docs/api.md."

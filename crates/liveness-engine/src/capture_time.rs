@@ -5,6 +5,12 @@
 //! received the stream's `ready` message to the moment it grabbed the frame from the camera.
 //! Every JPEG decoder skips comments, so a stamped frame is still a plain JPEG.
 //!
+//! The stamp may end in `;camera=locked` or `;camera=auto` (issue 39): whether the client's
+//! camera held its exposure and white balance fixed for this frame (the page asks for it with
+//! `MediaStreamTrack.applyConstraints` while the colours are shown and reads back whether the
+//! camera took it). A claim the server cannot check: the light check uses it only to let an
+//! answer read without a room in view count as evidence, and no session passes on it.
+//!
 //! Why: the light check lines the face's colour up with the colours shown, step by step. A
 //! frame stamped with its *arrival* carries the network's and both machines' scheduling
 //! jitter (tens to hundreds of milliseconds on a loaded server or a phone's uplink), which
@@ -28,6 +34,10 @@ pub const MAX_CAPTURE_LAG_MS: u64 = 400;
 pub const CLOCK_TOLERANCE_MS: u64 = 20;
 /// Most decimal digits read (milliseconds within any session's lifetime).
 const MAX_DIGITS: usize = 12;
+/// The stamp's ending when the camera held its exposure and white balance.
+pub const LOCKED_SUFFIX: &[u8] = b";camera=locked";
+/// The stamp's ending when it did not (or the browser could not ask).
+pub const AUTO_SUFFIX: &[u8] = b";camera=auto";
 
 const SOI: [u8; 2] = [0xFF, 0xD8];
 const COM: [u8; 2] = [0xFF, 0xFE];
@@ -35,14 +45,31 @@ const COM: [u8; 2] = [0xFF, 0xFE];
 /// `jpeg` with a `facegate:capture_ms=<capture_ms>` comment right after its start-of-image
 /// marker, in place of a stamp already there; `jpeg` unchanged when it does not start with one.
 pub fn stamp(jpeg: &[u8], capture_ms: u64) -> Vec<u8> {
+    stamp_text(
+        jpeg,
+        &format!("{}{capture_ms}", String::from_utf8_lossy(STAMP_PREFIX)),
+    )
+}
+
+/// [`stamp`] with the camera's lock said: `;camera=locked` or `;camera=auto` after the time.
+pub fn stamp_with_lock(jpeg: &[u8], capture_ms: u64, locked: bool) -> Vec<u8> {
+    let suffix = if locked { LOCKED_SUFFIX } else { AUTO_SUFFIX };
+    let text = format!(
+        "{}{capture_ms}{}",
+        String::from_utf8_lossy(STAMP_PREFIX),
+        String::from_utf8_lossy(suffix)
+    );
+    stamp_text(jpeg, &text)
+}
+
+fn stamp_text(jpeg: &[u8], text: &str) -> Vec<u8> {
     if !jpeg.starts_with(&SOI) {
         return jpeg.to_vec();
     }
     let jpeg = match stamp_segment(jpeg) {
-        Some((_, end)) => &jpeg[end..],
+        Some(segment) => &jpeg[segment.end..],
         None => &jpeg[2..],
     };
-    let text = format!("{}{capture_ms}", String::from_utf8_lossy(STAMP_PREFIX));
     // the segment's length counts its two length bytes and the text
     let length = (text.len() + 2) as u16;
     let mut out = Vec::with_capacity(jpeg.len() + text.len() + 4);
@@ -57,21 +84,43 @@ pub fn stamp(jpeg: &[u8], capture_ms: u64) -> Vec<u8> {
 /// The capture time a client wrote into `jpeg` ([`stamp`]); `None` when the segment right
 /// after the start-of-image marker is not such a comment (or is malformed).
 pub fn read_stamp(jpeg: &[u8]) -> Option<u64> {
-    stamp_segment(jpeg).map(|(capture_ms, _)| capture_ms)
+    stamp_segment(jpeg).map(|segment| segment.capture_ms)
+}
+
+/// Whether the client said its camera held exposure and white balance for `jpeg`
+/// (`;camera=locked`); `false` without a stamp or with `;camera=auto`.
+pub fn read_camera_lock(jpeg: &[u8]) -> bool {
+    stamp_segment(jpeg).is_some_and(|segment| segment.camera_locked)
+}
+
+/// A stamp read from a frame.
+struct StampSegment {
+    capture_ms: u64,
+    camera_locked: bool,
+    /// Where the comment segment ends.
+    end: usize,
 }
 
 /// The stamp right after the start-of-image marker and the offset where its comment segment
 /// ends (start-of-image, comment marker, then the segment's length, which counts its own two
 /// bytes); `None` when there is no well-formed stamp there.
-fn stamp_segment(jpeg: &[u8]) -> Option<(u64, usize)> {
+fn stamp_segment(jpeg: &[u8]) -> Option<StampSegment> {
     let rest = jpeg.strip_prefix(&SOI)?.strip_prefix(&COM)?;
     let length = usize::from(u16::from_be_bytes([*rest.first()?, *rest.get(1)?]));
     let text = rest.get(2..length)?.strip_prefix(STAMP_PREFIX)?;
-    if text.is_empty() || text.len() > MAX_DIGITS || !text.iter().all(u8::is_ascii_digit) {
+    let (digits, camera_locked) = if let Some(digits) = text.strip_suffix(LOCKED_SUFFIX) {
+        (digits, true)
+    } else {
+        (text.strip_suffix(AUTO_SUFFIX).unwrap_or(text), false)
+    };
+    if digits.is_empty() || digits.len() > MAX_DIGITS || !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    let capture_ms = std::str::from_utf8(text).ok()?.parse().ok()?;
-    Some((capture_ms, SOI.len() + COM.len() + length))
+    Some(StampSegment {
+        capture_ms: std::str::from_utf8(digits).ok()?.parse().ok()?,
+        camera_locked,
+        end: SOI.len() + COM.len() + length,
+    })
 }
 
 /// The time the session analyses a frame at, in the stream's clock: its stamp when the client
@@ -112,6 +161,19 @@ mod tests {
         let restamped = stamp(&stamped, 56);
         assert_eq!(read_stamp(&restamped), Some(56));
         assert_eq!(restamped, stamp(JPEG, 56));
+        // the camera's lock, said after the time
+        let locked = stamp_with_lock(JPEG, 90, true);
+        assert_eq!(
+            (read_stamp(&locked), read_camera_lock(&locked)),
+            (Some(90), true)
+        );
+        let auto = stamp_with_lock(&locked, 91, false);
+        assert_eq!(
+            (read_stamp(&auto), read_camera_lock(&auto)),
+            (Some(91), false)
+        );
+        assert!(!read_camera_lock(&stamped));
+        assert!(auto.ends_with(&JPEG[2..]));
     }
 
     #[test]
@@ -138,6 +200,14 @@ mod tests {
             None
         );
         assert_eq!(read_stamp(&comment(b"other comment", 15)), None);
+        assert_eq!(
+            read_stamp(&comment(b"facegate:capture_ms=5;camera=maybe", 36)),
+            None
+        );
+        assert_eq!(
+            read_stamp(&comment(b"facegate:capture_ms=;camera=locked", 36)),
+            None
+        );
         assert_eq!(read_stamp(&[0xFF, 0xD8, 0xFF, 0xFE, 0x00]), None);
         assert_eq!(read_stamp(&[]), None);
     }

@@ -1,9 +1,14 @@
-//! Verdict fusion: a weighted mean of the layers that measured something, with three
-//! overrides. A layer that raised a clear attack signal fails the session on its own; a layer
-//! in doubt (below [`DOUBT`]) keeps the session from passing, whatever the others say; a layer
-//! that found no evidence either way is left out of the mean and also keeps the session from
-//! passing, so too little to judge ends in `retry`, never in `fail`. The weights and why
-//! are in docs/liveness.md.
+//! Verdict fusion: a weighted mean of the layers that measured something, with overrides
+//! that keep a `fail` for attack evidence alone. A layer in doubt (below [`DOUBT`]) keeps the
+//! session from passing, whatever the others say; a layer that found no evidence either way is
+//! left out of the mean and also keeps the session from passing, so too little to judge ends
+//! in `retry`. Attacks weigh by [`AttackCall`]: only an attack with a blocking code
+//! (`ReasonCode::is_attack`) that no other layer disputes fails a session; an attack the
+//! camera's processing or a model's error can fake, against another layer's evidence of a live
+//! face, ends in `retry` with `conflicting_evidence`; an attack whose code asks for manual
+//! review (the anti-spoof model alone, missed challenges, several faces) ends in `retry` with
+//! that code. So a `fail` always carries a code whose action is `block`, and no live person is
+//! failed on one disputed layer. The weights and why are in docs/liveness.md.
 
 use domain::{ReasonCode, Verdict, VerdictThresholds};
 use serde::Serialize;
@@ -77,6 +82,48 @@ impl EndReason {
     }
 }
 
+/// How the attacks the layers raised weigh on the verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttackCall {
+    /// No layer raised an attack.
+    NoAttack,
+    /// An attack with a blocking code that no other layer disputes: `fail`.
+    Fail,
+    /// Attacks whose codes ask for manual review only: `retry` with those codes.
+    ManualReview,
+    /// Every blocking attack is disputed by another layer's evidence of a live face (or a
+    /// manual-review attack is): `retry` with `conflicting_evidence`.
+    Disputed,
+}
+
+/// Whether another layer than `attack`'s vouches for a live face against it.
+fn disputed(attack: &LayerScore, layers: &[LayerScore]) -> bool {
+    attack.disputable
+        && layers
+            .iter()
+            .any(|other| other.layer != attack.layer && other.vouches_live)
+}
+
+/// How the attacks among `layers` weigh on the verdict.
+pub fn attack_call(layers: &[LayerScore]) -> AttackCall {
+    let attacks: Vec<&LayerScore> = layers.iter().filter(|l| l.is_attack()).collect();
+    if attacks.is_empty() {
+        return AttackCall::NoAttack;
+    }
+    let blocking = |l: &&&LayerScore| l.cause.is_some_and(ReasonCode::is_attack);
+    if attacks
+        .iter()
+        .filter(blocking)
+        .any(|a| !disputed(a, layers))
+    {
+        AttackCall::Fail
+    } else if attacks.iter().any(|a| disputed(a, layers)) {
+        AttackCall::Disputed
+    } else {
+        AttackCall::ManualReview
+    }
+}
+
 /// The code of a layer that measured, but too weakly to let the session pass.
 fn doubt_reason(layer: Layer) -> ReasonCode {
     match layer {
@@ -98,11 +145,16 @@ pub fn reasons(
     weights: &[(Layer, f32)],
 ) -> Vec<ReasonCode> {
     let weighted = |l: &&LayerScore| weights.iter().any(|(layer, _)| *layer == l.layer);
-    let mut codes: Vec<ReasonCode> = layers
-        .iter()
-        .filter(|l| l.is_attack())
-        .filter_map(|l| l.cause)
-        .collect();
+    let mut codes: Vec<ReasonCode> = Vec::new();
+    if attack_call(layers) == AttackCall::Disputed {
+        codes.push(ReasonCode::ConflictingEvidence);
+    }
+    codes.extend(
+        layers
+            .iter()
+            .filter(|l| l.is_attack() && !disputed(l, layers))
+            .filter_map(|l| l.cause),
+    );
     if verdict != Verdict::Pass {
         codes.extend(end_reason.reason());
         codes.extend(
@@ -164,13 +216,18 @@ pub fn fuse(mode: SessionMode, layers: Vec<LayerScore>, end_reason: EndReason) -
         // the flow did not finish: inconclusive, so `retry` unless a layer saw an attack
         confidence = confidence.clamp(RETRY_FLOOR, RETRY_CEILING);
     }
-    if layers.iter().any(LayerScore::is_attack) {
-        confidence = confidence.min(ATTACK_CEILING);
-    }
     let confidence = if confidence.is_finite() {
         confidence.clamp(0.0, 1.0)
     } else {
         0.0
+    };
+    let confidence = match attack_call(&layers) {
+        AttackCall::Fail => confidence.min(ATTACK_CEILING),
+        AttackCall::ManualReview | AttackCall::Disputed => {
+            confidence.clamp(RETRY_FLOOR, RETRY_CEILING)
+        }
+        // without attack evidence a session is at worst inconclusive
+        AttackCall::NoAttack => confidence.max(RETRY_FLOOR),
     };
     let verdict = VerdictThresholds::default()
         .verdict(confidence)
@@ -200,7 +257,7 @@ mod tests {
     }
 
     #[test]
-    fn strong_layers_pass_and_weak_layers_fail() {
+    fn strong_layers_pass_and_weak_layers_without_attack_evidence_retry() {
         assert_eq!(
             fuse(SessionMode::Active, all(0.9), EndReason::Completed).verdict,
             Verdict::Pass
@@ -209,10 +266,121 @@ mod tests {
             fuse(SessionMode::Active, all(0.55), EndReason::Completed).verdict,
             Verdict::Retry
         );
-        assert_eq!(
-            fuse(SessionMode::Active, all(0.2), EndReason::Completed).verdict,
-            Verdict::Fail
+        // weak is not an attack: a `fail` needs attack evidence
+        let weak = fuse(SessionMode::Active, all(0.2), EndReason::Completed);
+        assert_eq!(weak.verdict, Verdict::Retry);
+        assert!(weak.confidence >= 0.45);
+    }
+
+    fn passive(anti_spoof: LayerScore, motion: LayerScore, injection: LayerScore) -> VerdictReport {
+        let layers = vec![
+            anti_spoof,
+            injection,
+            layer(Layer::FaceConsistency, 1.0),
+            motion,
+        ];
+        fuse(SessionMode::Passive, layers, EndReason::Completed)
+    }
+
+    #[test]
+    fn the_model_alone_never_fails_a_session() {
+        let model_says_spoof = LayerScore::disputable_attack(
+            Layer::AntiSpoof,
+            ReasonCode::PresentationAttackSuspected,
+            "median 0.038".into(),
         );
+        // nothing else vouches: manual review, so `retry` with the model's code
+        let alone = passive(
+            model_says_spoof.clone(),
+            layer(Layer::Motion, 0.7),
+            layer(Layer::DeepfakeInjection, 0.8),
+        );
+        assert_eq!(alone.verdict, Verdict::Retry);
+        assert_eq!(alone.reasons, vec![ReasonCode::PresentationAttackSuspected]);
+        // the light saw a near curved face follow this session's sequence: the layers disagree
+        let lit = passive(
+            model_says_spoof.clone(),
+            layer(Layer::Motion, 0.7),
+            layer(Layer::DeepfakeInjection, 0.9).vouching_live(true),
+        );
+        assert_eq!(lit.verdict, Verdict::Retry);
+        assert_eq!(lit.reasons, vec![ReasonCode::ConflictingEvidence]);
+        // a second layer's undisputed attack with a blocking code fails it
+        let planar = LayerScore::disputable_attack(
+            Layer::Motion,
+            ReasonCode::PrintSuspected,
+            "planar".into(),
+        );
+        let both = passive(
+            model_says_spoof,
+            planar,
+            layer(Layer::DeepfakeInjection, 0.8),
+        );
+        assert_eq!(both.verdict, Verdict::Fail);
+        assert_eq!(
+            both.reasons,
+            vec![
+                ReasonCode::PresentationAttackSuspected,
+                ReasonCode::PrintSuspected
+            ]
+        );
+    }
+
+    #[test]
+    fn a_disputed_attack_ends_in_retry_and_an_undisputable_one_fails() {
+        let light_says_flat = LayerScore::disputable_attack(
+            Layer::DeepfakeInjection,
+            ReasonCode::PrintSuspected,
+            "light Flat".into(),
+        );
+        let depth = layer(Layer::Motion, 1.0).vouching_live(true);
+        let disputed = passive(layer(Layer::AntiSpoof, 0.9), depth.clone(), light_says_flat);
+        assert_eq!(disputed.verdict, Verdict::Retry);
+        assert_eq!(disputed.reasons, vec![ReasonCode::ConflictingEvidence]);
+        // a frozen stream is no camera's doing: parallax elsewhere does not dispute it
+        let frozen = LayerScore::attack(
+            Layer::DeepfakeInjection,
+            ReasonCode::InjectionSuspected,
+            "frozen".into(),
+        );
+        let failed = passive(layer(Layer::AntiSpoof, 0.9), depth, frozen);
+        assert_eq!(failed.verdict, Verdict::Fail);
+        assert_eq!(failed.reasons, vec![ReasonCode::InjectionSuspected]);
+        // an attack finding cannot vouch for a live face
+        let not_vouching =
+            LayerScore::attack(Layer::Motion, ReasonCode::PrintSuspected, "x".into())
+                .vouching_live(true);
+        assert!(!not_vouching.vouches_live);
+    }
+
+    #[test]
+    fn a_fail_always_carries_a_blocking_code() {
+        let attacks = [
+            (Layer::AntiSpoof, ReasonCode::PresentationAttackSuspected),
+            (Layer::Motion, ReasonCode::PrintSuspected),
+            (Layer::DeepfakeInjection, ReasonCode::InjectionSuspected),
+            (Layer::FaceConsistency, ReasonCode::SeveralFaces),
+            (Layer::ChallengeResponse, ReasonCode::ChallengeMissed),
+        ];
+        for mask in 0u32..(1 << (2 * attacks.len())) {
+            let layers: Vec<LayerScore> = attacks
+                .iter()
+                .enumerate()
+                .map(|(i, (l, code))| match (mask >> (2 * i)) & 3 {
+                    0 => layer(*l, 0.9),
+                    1 => layer(*l, 0.9).vouching_live(true),
+                    2 => LayerScore::attack(*l, *code, String::new()),
+                    _ => LayerScore::disputable_attack(*l, *code, String::new()),
+                })
+                .collect();
+            let report = fuse(SessionMode::Active, layers, EndReason::Completed);
+            let blocking = report.reasons.iter().any(|r| r.is_attack());
+            assert_eq!(
+                report.verdict == Verdict::Fail,
+                blocking,
+                "{mask:b}: {report:?}"
+            );
+        }
     }
 
     #[test]
@@ -273,10 +441,10 @@ mod tests {
             ReasonCode::TooLittleMotion,
             "too little motion".into(),
         );
-        attacked[1] = LayerScore::attack(
-            Layer::AntiSpoof,
-            ReasonCode::PresentationAttackSuspected,
-            "print".into(),
+        attacked[3] = LayerScore::attack(
+            Layer::FaceConsistency,
+            ReasonCode::FaceChanged,
+            "another person".into(),
         );
         assert_eq!(
             fuse(SessionMode::Active, attacked, EndReason::Completed).verdict,

@@ -6,6 +6,7 @@
 //! event is a [`LivenessEvent::Verdict`]; [`LivenessSession::portrait`] then gives the ICAO
 //! portrait from the best frame. No web and no storage here: the session API feeds it.
 
+pub mod camera_model;
 pub mod capture_time;
 pub mod challenge;
 mod config;

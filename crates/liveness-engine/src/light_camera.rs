@@ -6,15 +6,18 @@
 //! so.
 //!
 //! The live scene: a soft elliptical face region on the engine's own face box, shaded as a
-//! curved surface (the light falls off as the surface turns away from the screen), a weak
-//! spill on the background, a display-to-capture delay with jitter, an auto-exposure that
-//! pulls the frame's brightness back, sensor noise and JPEG. `ratio` is the screen's light
-//! over the ambient light on the face: 0.05 in a bright office, 0.3 in a dim room.
+//! curved surface (the light falls off as the surface turns away from the screen), the neck
+//! and chest below it lit too, a weak spill on the background. `ratio` is the screen's light
+//! over the ambient light on the face: 0.05 in a bright office, 0.3 in a dim room. What the
+//! camera then does on its own is its [`CameraModel`] (`crate::camera_model`): a display-to-
+//! capture delay with jitter, its frame rate, auto-exposure, white balance, tone curve, channel
+//! gains, resolution, sensor noise and JPEG. [`LightCamera::new`] is the single reference
+//! camera of issue 29; [`LightCamera::with_model`] films through any camera of the family.
 //!
 //! The attack scenes: a replay on a screen (its glass adds a uniform glare, whatever is
-//! behind it), a print (the paper answers flat over the whole card), an injected stream that
-//! does not answer, an injected stream tinted as a whole in sync, and a live face answering
-//! another session's sequence.
+//! behind it), a print as a sheet (the paper answers like the face over the whole sheet,
+//! tilted or bent a little), an injected stream that does not answer, an injected stream
+//! tinted as a whole in sync, and a live face answering another session's sequence.
 
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -26,6 +29,7 @@ use image::RgbImage;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use crate::camera_model::{CameraModel, WhiteBalance};
 use crate::illumination::{Illumination, ScreenColor, srgb_to_linear};
 
 /// What stands in front of the camera.
@@ -47,12 +51,15 @@ pub enum Scene {
 
 /// Background spill: the share of the face's light that reaches the room behind.
 const SPILL: f32 = 0.06;
-/// How much of a brightness change the auto-exposure takes back, and how fast (per frame).
-const EXPOSURE_PULL: f32 = 0.7;
-const EXPOSURE_SPEED: f32 = 0.35;
-/// Sensor noise amplitude in grey levels.
-const NOISE: i16 = 2;
-const JPEG_QUALITY: u8 = 85;
+/// The share of the face's light on the neck and on the chest.
+const NECK: f32 = 0.55;
+const CHEST: f32 = 0.4;
+/// A print's sheet: its half-width and half-height in face boxes, and the share of the light
+/// it takes (less than a face's centre: it is held a little farther than a face would be).
+const SHEET: (f32, f32) = (1.1, 1.3);
+const SHEET_LIGHT: f32 = 0.8;
+/// Share of the brightest pixels a white-patch balance takes for white.
+const WHITE_PATCH_SHARE: f32 = 0.02;
 
 /// The camera. Deterministic for a given seed.
 #[derive(Debug)]
@@ -60,10 +67,17 @@ pub struct LightCamera {
     engine: Arc<FaceEngine>,
     scene: Scene,
     ratio: f32,
-    delay_ms: i64,
+    model: CameraModel,
     rng: StdRng,
     shown: Option<(Illumination, i64)>,
     exposure: f32,
+    /// The white balance's current gains of red, green and blue.
+    balance: [f32; 3],
+    /// A print's tilt (light from one side of the sheet to the other, ±) and bend (its edges
+    /// turned away), drawn with the camera.
+    sheet_tilt: f32,
+    sheet_bend: f32,
+    last_capture_ms: Option<u64>,
     last_face: Option<BoundingBox>,
     /// Face boxes of footage frames already seen (looped footage is detected once).
     boxes: HashMap<u64, Option<BoundingBox>>,
@@ -74,22 +88,75 @@ impl LightCamera {
     /// delay drawn from 30..=300 ms with `seed`.
     pub fn new(engine: Arc<FaceEngine>, scene: Scene, ratio: f32, seed: u64) -> Self {
         let mut rng = StdRng::seed_from_u64(seed);
-        let delay_ms = rng.random_range(30..=300);
+        let model = CameraModel::reference(&mut rng);
+        Self::filming(engine, scene, ratio, model, rng, seed)
+    }
+
+    /// A camera of the family ([`CameraModel`]) filming `scene` at `ratio`, its noise and the
+    /// sheet of a print drawn with `seed`.
+    pub fn with_model(
+        engine: Arc<FaceEngine>,
+        scene: Scene,
+        ratio: f32,
+        model: CameraModel,
+        seed: u64,
+    ) -> Self {
+        Self::filming(
+            engine,
+            scene,
+            ratio,
+            model,
+            StdRng::seed_from_u64(seed),
+            seed,
+        )
+    }
+
+    fn filming(
+        engine: Arc<FaceEngine>,
+        scene: Scene,
+        ratio: f32,
+        model: CameraModel,
+        rng: StdRng,
+        seed: u64,
+    ) -> Self {
+        let mut sheet = StdRng::seed_from_u64(seed ^ 0x0005_4ee7);
         Self {
             engine,
             scene,
             ratio,
-            delay_ms,
+            model,
             rng,
             shown: None,
             exposure: 1.0,
+            balance: [1.0; 3],
+            sheet_tilt: sheet.random_range(-0.25..0.25),
+            sheet_bend: sheet.random_range(0.0..0.3),
+            last_capture_ms: None,
             last_face: None,
             boxes: HashMap::new(),
         }
     }
 
     pub fn delay_ms(&self) -> i64 {
-        self.delay_ms
+        self.model.delay_ms
+    }
+
+    pub fn model(&self) -> &CameraModel {
+        &self.model
+    }
+
+    /// Whether the camera delivers a frame at `t_ms` at its own frame rate (a driver playing
+    /// faster footage skips the frames it does not); notes the capture when it does.
+    pub fn due(&mut self, t_ms: u64) -> bool {
+        let interval = 1000 / u64::from(self.model.fps.max(1));
+        // a few milliseconds early still counts: footage frames fall on their own grid
+        let due = self
+            .last_capture_ms
+            .is_none_or(|last| t_ms + 5 >= last + interval);
+        if due {
+            self.last_capture_ms = Some(t_ms);
+        }
+        due
     }
 
     /// The page received `sequence` at camera time `at_ms` and shows it from then on.
@@ -103,9 +170,11 @@ impl LightCamera {
 
     /// The colour on the screen when the frame captured at `t_ms` was exposed.
     fn shown_color(&mut self, t_ms: u64) -> Option<ScreenColor> {
-        let jitter = self.rng.random_range(-20..=20);
+        let jitter = self
+            .rng
+            .random_range(-self.model.jitter_ms..=self.model.jitter_ms);
         let (sequence, at) = self.shown.as_ref()?;
-        sequence.color_at(t_ms as i64 - self.delay_ms - jitter - at)
+        sequence.color_at(t_ms as i64 - self.model.delay_ms - jitter - at)
     }
 
     /// The footage frame `jpeg` as this camera captures it at `t_ms` (camera time). A frame
@@ -117,8 +186,16 @@ impl LightCamera {
 
     /// [`Self::capture`], stamped with its capture time as the embedded page stamps the frames
     /// it sends (`crate::capture_time`), for drivers that hand frames straight to a session.
+    /// The stamp says the camera held its white balance when its model does (the page asked
+    /// for it and the camera took it).
     pub fn capture_stamped(&mut self, jpeg: &[u8], t_ms: u64) -> Vec<u8> {
-        crate::capture_time::stamp(&self.capture(jpeg, t_ms), t_ms)
+        let frame = self.capture(jpeg, t_ms);
+        match self.model.white_balance {
+            WhiteBalance::Locked => crate::capture_time::stamp(&frame, t_ms),
+            WhiteBalance::GreyWorld { .. } | WhiteBalance::WhitePatch { .. } => {
+                crate::capture_time::stamp_with_lock(&frame, t_ms, false)
+            }
+        }
     }
 
     /// The footage frame `jpeg` as this camera captures it while the screen shows `color`
@@ -145,8 +222,17 @@ impl LightCamera {
         let mut frame = decoded.rgb().clone();
         let light = color.map_or([0.0; 3], |c| c.linear());
         self.render(&mut frame, light);
-        add_noise(&mut frame, &mut self.rng);
-        encode(&frame).unwrap_or_else(|| jpeg.to_vec())
+        if self.model.scale < 0.99 {
+            let (w, h) = (frame.width() as f32, frame.height() as f32);
+            frame = image::imageops::resize(
+                &frame,
+                (w * self.model.scale).round().max(1.0) as u32,
+                (h * self.model.scale).round().max(1.0) as u32,
+                image::imageops::FilterType::Triangle,
+            );
+        }
+        add_noise(&mut frame, &mut self.rng, self.model.noise);
+        encode(&frame, self.model.jpeg_quality).unwrap_or_else(|| jpeg.to_vec())
     }
 
     fn render(&mut self, frame: &mut RgbImage, light: [f32; 3]) {
@@ -167,15 +253,24 @@ impl LightCamera {
                     // a rounded surface: the cosine of its turn away from the screen, from 1
                     // at the centre to about 0.4 at the face's outline
                     let facing = (1.0 - 0.85 * r2).max(0.0).sqrt();
-                    SPILL + (facing - SPILL).max(0.0) * soft
+                    // the neck below the chin, the chest below that
+                    let body = if v > 0.9 && v < 2.0 && u.abs() < 0.7 {
+                        NECK
+                    } else if v >= 2.0 && u.abs() < 2.2 {
+                        CHEST
+                    } else {
+                        0.0
+                    };
+                    (SPILL + (facing - SPILL).max(0.0) * soft).max(body)
                 }
                 None => SPILL,
             }
         };
         let card = face.map(|b| {
             let c = b.center();
-            (c, 1.1 * b.width, 1.3 * b.height)
+            (c, SHEET.0 * b.width, SHEET.1 * b.height)
         });
+        let (tilt, bend) = (self.sheet_tilt, self.sheet_bend);
         let lut: Vec<f32> = (0..=255u8).map(srgb_to_linear).collect();
         let mut mean_before = 0.0f64;
         let mut mean_after = 0.0f64;
@@ -188,10 +283,16 @@ impl LightCamera {
                     [0, 1, 2].map(|i| base[i] * (1.0 + k * light[i]))
                 }
                 Scene::Print => {
-                    let on_card = card.is_some_and(|(c, cw, ch)| {
-                        (x as f32 - c.x).abs() < cw && (y as f32 - c.y).abs() < ch
+                    // across the sheet, −1 to 1: a tilt lights one side more, a bend turns
+                    // both edges away
+                    let across = card.and_then(|(c, cw, ch)| {
+                        let u = (x as f32 - c.x) / cw;
+                        (u.abs() < 1.0 && (y as f32 - c.y).abs() < ch).then_some(u)
                     });
-                    let k = ratio * if on_card { 0.8 } else { SPILL };
+                    let k = ratio
+                        * across.map_or(SPILL, |u| {
+                            SHEET_LIGHT * (1.0 + tilt * u) * (1.0 - bend * u * u)
+                        });
                     [0, 1, 2].map(|i| base[i] * (1.0 + k * light[i]))
                 }
                 Scene::TintedStream => [0, 1, 2].map(|i| base[i] * (1.0 + ratio * light[i])),
@@ -202,43 +303,79 @@ impl LightCamera {
             mean_after += f64::from(lit[1]);
             out[(y * w + x) as usize] = lit;
         }
+        if matches!(self.scene, Scene::Injected) {
+            // an injected stream never passes through a camera
+            for (pixel, lit) in frame.pixels_mut().zip(out) {
+                pixel.0 = lit.map(CameraModel::reference_encode);
+            }
+            return;
+        }
         // auto-exposure: pulls part of the brightness change back, with some lag
+        let model = self.model;
         let change = (mean_after / mean_before.max(1e-6)) as f32;
-        let target = 1.0 / (1.0 + EXPOSURE_PULL * (change - 1.0));
-        self.exposure += EXPOSURE_SPEED * (target - self.exposure);
-        let gain = if matches!(self.scene, Scene::Injected) {
-            1.0
-        } else {
-            self.exposure
-        };
+        let target = model.exposure_target / (1.0 + model.exposure_pull * (change - 1.0));
+        self.exposure += model.exposure_speed * (target - self.exposure);
+        let gains: [f32; 3] = std::array::from_fn(|c| self.exposure * model.channel_gains[c]);
+        // white balance: moves toward what makes the frame (or its brightest pixels) grey
+        if let Some((speed, aim)) = balance_target(&out, gains, model.white_balance) {
+            for (gain, aim) in self.balance.iter_mut().zip(aim) {
+                *gain += speed * (aim - *gain);
+            }
+        }
+        let balance = self.balance;
         for (pixel, lit) in frame.pixels_mut().zip(out) {
-            pixel.0 = lit.map(|v| linear_to_srgb(v * gain));
+            pixel.0 = std::array::from_fn(|c| model.encode(lit[c] * gains[c] * balance[c]));
         }
     }
 }
 
-fn linear_to_srgb(v: f32) -> u8 {
-    let v = v.clamp(0.0, 1.0);
-    let c = if v <= 0.003_130_8 {
-        v * 12.92
-    } else {
-        1.055 * v.powf(1.0 / 2.4) - 0.055
+/// Where a white balance of `kind` moves its gains after a frame `out` (linear, before the
+/// balance) seen through `gains`, and how fast; `None` when it is held.
+fn balance_target(
+    out: &[[f32; 3]],
+    gains: [f32; 3],
+    kind: WhiteBalance,
+) -> Option<(f32, [f32; 3])> {
+    let (speed, patch) = match kind {
+        WhiteBalance::Locked => return None,
+        WhiteBalance::GreyWorld { speed } => (speed, false),
+        WhiteBalance::WhitePatch { speed } => (speed, true),
     };
-    (c * 255.0).round() as u8
+    let mut sums = [0.0f64; 3];
+    if patch {
+        let mut lumas: Vec<f32> = out.iter().map(|p| p[0] + p[1] + p[2]).collect();
+        let cut_at = ((lumas.len() as f32) * (1.0 - WHITE_PATCH_SHARE)) as usize;
+        let cut = *lumas
+            .select_nth_unstable_by(cut_at.min(out.len().saturating_sub(1)), f32::total_cmp)
+            .1;
+        for p in out.iter().filter(|p| p[0] + p[1] + p[2] >= cut) {
+            for c in 0..3 {
+                sums[c] += f64::from(p[c] * gains[c]);
+            }
+        }
+    } else {
+        for p in out {
+            for c in 0..3 {
+                sums[c] += f64::from(p[c] * gains[c]);
+            }
+        }
+    }
+    let aim: [f32; 3] = std::array::from_fn(|c| (sums[1] / sums[c].max(1e-9)) as f32);
+    Some((speed, aim))
 }
 
-fn add_noise(frame: &mut RgbImage, rng: &mut StdRng) {
+fn add_noise(frame: &mut RgbImage, rng: &mut StdRng, noise: i16) {
     for pixel in frame.pixels_mut() {
-        let n = rng.random_range(-NOISE..=NOISE);
+        let n = rng.random_range(-noise..=noise);
         for c in &mut pixel.0 {
             *c = (i16::from(*c) + n).clamp(0, 255) as u8;
         }
     }
 }
 
-fn encode(frame: &RgbImage) -> Option<Vec<u8>> {
+fn encode(frame: &RgbImage, quality: u8) -> Option<Vec<u8>> {
     let mut out = Vec::new();
-    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, JPEG_QUALITY)
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, quality)
         .encode_image(frame)
         .ok()?;
     Some(out)

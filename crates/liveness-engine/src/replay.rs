@@ -149,10 +149,16 @@ pub fn play_through(
 ) -> (VerdictReport, usize) {
     show_sequence(session, camera.as_deref_mut());
     let mut sent = 0;
-    for frame in frames {
-        let t = timestamp(sent, fps);
+    for (index, frame) in frames.into_iter().enumerate() {
+        let t = timestamp(index, fps);
         let frame = match camera.as_deref_mut() {
-            Some(camera) => camera.capture_stamped(&frame, t),
+            Some(camera) => {
+                // a camera slower than the footage skips the frames between its own
+                if !camera.due(t) {
+                    continue;
+                }
+                camera.capture_stamped(&frame, t)
+            }
             None => frame,
         };
         session.push_frame(&frame, t);

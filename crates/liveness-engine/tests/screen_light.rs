@@ -218,6 +218,8 @@ fn expected_reasons(label: &str) -> &'static [ReasonCode] {
             PrintSuspected,
             InjectionSuspected,
             NoLightResponse,
+            PresentationAttackSuspected,
+            ConflictingEvidence,
         ]
     } else if label.starts_with("injected, no answer") {
         &[NoLightResponse]
@@ -232,6 +234,7 @@ fn expected_reasons(label: &str) -> &'static [ReasonCode] {
             PresentationAttackSuspected,
             TooLittleMotion,
             FaceNotFound,
+            ConflictingEvidence,
         ]
     }
 }

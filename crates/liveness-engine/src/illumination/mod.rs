@@ -14,16 +14,21 @@
 //! most three changes, and fewer than three flashes, in any second; no colour of the palette
 //! is a saturated red (red share of the linear colour below 0.8).
 
+mod finding;
 mod fit;
 pub mod reading;
 mod regions;
 pub mod sample;
+pub mod search;
 
 use rand::{CryptoRng, Rng};
 use serde::{Deserialize, Serialize};
 
-/// Colours in one sequence.
-pub const SEQUENCE_LENGTH: usize = 7;
+/// Colours in one sequence. Eleven, not fewer: a match must beat what other sessions'
+/// sequences reach on the same face at a false-match rate of 1e-3 (`search`), and with seven
+/// colours chance reached a correlation of 0.89-0.91 there (at or above what a live face in a
+/// bright room shows); with eleven, 0.70-0.75 (issue 39; docs/liveness.md).
+pub const SEQUENCE_LENGTH: usize = 11;
 /// Shortest time a colour is shown: more than a third of a second, so at most three changes a
 /// second.
 pub const MIN_STEP_MS: u32 = 340;
@@ -70,6 +75,16 @@ impl ScreenColor {
     /// Linear-light red, green and blue in 0..1 (the sRGB transfer undone).
     pub fn linear(self) -> [f32; 3] {
         self.0.map(srgb_to_linear)
+    }
+
+    /// What the colour does to a reflecting surface, as the delay search reads it: its chroma
+    /// ([`Self::chroma`]) and its relative luminance (a brighter colour brightens the face more
+    /// than the room; the camera's exposure, the same over the frame, cancels against the
+    /// room).
+    pub fn answer(self) -> [f32; 3] {
+        let [r, g, b] = self.linear();
+        let [x, y] = self.chroma();
+        [x, y, 0.2126 * r + 0.7152 * g + 0.0722 * b]
     }
 
     /// What the colour does to a reflecting surface's chroma: linear red minus green and

@@ -2,22 +2,39 @@
 //! sequence, searched over the unknown delay between the server's clock and the light the
 //! camera saw, and what that says.
 //!
-//! Each sampled frame's regions are turned into log-chroma (ln R − ln G, ln B − ln G: an
-//! exposure change moves all three channels alike and cancels, a coloured light does not).
-//! For each candidate start of the sequence within 0..=[`MAX_OFFSET_MS`] of the session's
-//! clock, in steps of [`OFFSET_STEP_MS`], the frames inside the sequence (away from a colour
-//! change by at least [`GUARD_MS`]) give the correlation between the face's chroma and the
-//! shown colours' chroma, both without their slow drift (a quadratic in time: a head turning
-//! changes the face's colour over seconds, the screen every step). The best start is the
-//! delay. At that start, least squares give each region's *gain*: chroma change per unit of
-//! the shown colour's chroma.
+//! **Against the camera's own processing** (issue 39). Each sampled frame's regions are mean
+//! *linear* colours (the sRGB encoding undone), turned into log-chroma (ln R − ln G,
+//! ln B − ln G). An exposure change multiplies all three channels alike and cancels there. A
+//! white balance multiplies each channel by its own gain, the same over the whole frame: it
+//! cancels in the face's chroma *minus the room's in the same frame* (the frame's border, away
+//! from the face), which is what the face's answer is measured as whenever the room is in
+//! view. A tone curve other than sRGB's scales every log-change alike (exactly for a power
+//! law): correlations and every ratio of two gains (relief, margin, surround) do not depend on
+//! it. JPEG and sensor noise are averaged over hundreds of pixels per region. Without a room in
+//! view the face is read on its own; then an answer that would be attack evidence counts only
+//! when the client said its camera held exposure and white balance fixed, else it is
+//! [`LightFinding::NoRoom`] (no evidence).
 //!
-//! - The face **follows** when the correlation is at least [`FOLLOW_CORRELATION`] and the
-//!   gain at least [`MIN_GAIN`].
+//! **The search** (`super::search`). For each candidate start of the sequence within
+//! 0..=[`MAX_OFFSET_MS`](super::MAX_OFFSET_MS) of the session's clock, the frames inside the
+//! sequence give the correlation between the face's chroma and the shown colours' chroma, both
+//! without their slow drift (a quadratic in time: a head turning changes the face's colour
+//! over seconds, the screen every step). The best start is the delay. The face follows only
+//! when that correlation beats what random sequences of the same palette reach on the same
+//! face over the same search at a false-match rate of 1e-3. At the best start, least squares
+//! give each region's *gain*: chroma change per unit of the shown colour's chroma.
+//!
+//! **The findings.**
+//! - The face **follows** when the correlation is at least [`FOLLOW_CORRELATION`] and beats
+//!   chance, and the gain is at least [`MIN_GAIN`].
 //! - A near face answers much more strongly than the far room: a surround gain of at least
 //!   [`FLAT_SURROUND`] of the face's (a frame tinted as a whole, a print filling the view), or
 //!   an absolute answer (gain × brightness, the light added) of at least [`GLARE_SURROUND`] of
 //!   the face's (the uniform glare on a replaying screen's glass), is a flat surface: attack.
+//!   A frame tinted as a whole leaves no answer against the room; it is told by the face and
+//!   the room answering alike on their own.
+//! - A print is told by its paper: the margin right around the face (beyond ears and hair)
+//!   answers like the face, [`PAPER_MARGIN`] of its gain or more beyond two standard errors.
 //! - Light reflected by a surface scales with the surface's own brightness, so the face's
 //!   darker and brighter halves move alike in log-chroma; light added on top (a glare on the
 //!   glass of a replaying screen) moves the darker half more. A darker-over-brighter gain of
@@ -33,21 +50,21 @@
 //!   evidence.)
 //! - Anything else is too little light to judge (sunlight drowns the screen, a dim screen, a
 //!   stream that shows no colours): no evidence, so `retry`, never `fail`.
+//!
+//! Flat and glare rest on how the camera rendered the light's strength across the face, so
+//! another layer's evidence of a live face disputes them (`crate::fusion`); uniform (a camera's
+//! own processing pulls the room against the face, never with it) and another sequence's
+//! answer do not.
 
-use super::fit::{chroma, fit, swing_of};
-use super::regions::{Gains, Lit, contrast_with_error, median_surround_pixels};
-use super::sample::LightSample;
-use super::{Illumination, MAX_OFFSET_MS};
+use super::Illumination;
+use super::fit::{chroma, swing_of};
+use super::regions::{Gains, Lit, contrast_with_error, median_pixels};
+use super::sample::{LightSample, luminance};
+use super::search::{self, MIN_FRAMES};
 use crate::layers::Evidence;
 
-/// Step of the delay search.
-pub const OFFSET_STEP_MS: u64 = 10;
-/// Frames this close after a colour change are left out (the change is smeared over them).
-pub const GUARD_MS: i64 = 40;
-/// Frames inside the sequence needed to judge.
-pub const MIN_FRAMES: usize = 12;
-/// Distinct colours those frames must cover.
-pub const MIN_COLORS: usize = 5;
+pub use super::finding::{LightFinding, LightReading};
+
 /// Correlation from which the face follows the sequence.
 pub const FOLLOW_CORRELATION: f32 = 0.6;
 /// Gain (log-chroma per unit of linear chroma) from which the face answers at all.
@@ -83,6 +100,12 @@ pub const ADDED_LIGHT_SPREAD: f32 = 1.6;
 pub const GLARE_MARK: f32 = 1.0 + (ADDED_LIGHT_SPREAD - 1.0) / 2.0;
 /// Border pixels (read every second pixel both ways) needed to compare face and room.
 pub const MIN_SURROUND_PIXELS: u32 = 150;
+/// Margin pixels needed to look for a print's paper around the face.
+pub const MIN_MARGIN_PIXELS: u32 = 150;
+/// The margin's gain over the face's from which the margin answered like the face: a print's
+/// paper (about 1, less where the sheet is bent or tilted away), against the room and some
+/// hair behind a live head (rendering camera family: see docs/accuracy.md).
+pub const PAPER_MARGIN: f32 = 0.7;
 /// RMS log-chroma swing of the face from which its colour changes clearly.
 pub const STRONG_SWING: f32 = 0.07;
 /// Correlation below which a clearly changing face follows another sequence.
@@ -90,8 +113,9 @@ pub const OTHER_CORRELATION: f32 = 0.35;
 /// Swing of the face's colour that this session's sequence leaves unexplained (swing ×
 /// √(1 − correlation²)) from which the face changes colour in steps of its own: another
 /// session's sequence matches this one's now and then by chance (correlation 0.6–0.66 on the
-/// held-back half at a ratio of 0.3), but explains little of so strong a swing. Live faces
-/// leave 0.01–0.036 unexplained.
+/// held-back half at a ratio of 0.3), but explains little of so strong a swing. Only a face
+/// that does not beat chance is judged so (a live face in strong light, swing 0.40 at a
+/// correlation of 0.96, leaves 0.11 unexplained yet follows: issue 39).
 pub const MAX_UNEXPLAINED_SWING: f32 = 0.1;
 /// Median gap between the frames analysed while the colours were shown above which no light
 /// finding is attack evidence (`TooFewFrames` instead, a `retry`): an overloaded server
@@ -109,150 +133,34 @@ pub const MAX_ATTACK_EVIDENCE_GAP_MS: f32 = 150.0;
 /// reads as answering another sequence. Stamped frames time the light by the camera alone.
 pub const MAX_ARRIVAL_TIMED_SHARE: f32 = 0.5;
 
-/// What the light check found, for the verdict's reasons and the guidance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LightFinding {
-    /// The face followed the sequence as a near, curved surface.
-    Follows,
-    /// The face and the room answered alike: a flat picture, a tinted stream or a glare.
-    Uniform,
-    /// The face followed the sequence evenly, like a flat surface.
-    Flat,
-    /// The light was added on top of the face, not reflected by it: a glare on a screen.
-    Glare,
-    /// The face's colour changed, but not with this session's sequence.
-    OtherSequence,
-    /// Too little light reached the camera to judge.
-    TooLittleLight,
-    /// Too few frames while the colours were shown.
-    TooFewFrames,
-    /// The sequence was shown on an earlier connection of this session.
-    NotShown,
-    /// The face's colour changed, but not with this session's sequence within the delay
-    /// searched, on frames timed by their arrival: the light may have come late over a slow
-    /// network ([`MAX_ARRIVAL_TIMED_SHARE`]).
-    Unaligned,
+/// Which of the frame's regions the face's answer is measured against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reference {
+    /// The room in the frame's border: global gains (white balance, exposure) cancel.
+    Room,
+    /// Nothing: no room in view.
+    Frame,
 }
 
-impl LightFinding {
-    /// The reason code of a finding that is not a live face's answer.
-    pub fn reason(self) -> Option<domain::ReasonCode> {
-        use domain::ReasonCode;
+impl Reference {
+    /// The chroma `reference` subtracts from each region of `sample`.
+    fn of(self, sample: &LightSample) -> [f32; 2] {
         match self {
-            Self::Follows => None,
-            Self::Uniform | Self::Flat => Some(ReasonCode::PrintSuspected),
-            Self::Glare => Some(ReasonCode::ScreenReplaySuspected),
-            Self::OtherSequence => Some(ReasonCode::InjectionSuspected),
-            Self::TooLittleLight | Self::TooFewFrames | Self::NotShown | Self::Unaligned => {
-                Some(ReasonCode::NoLightResponse)
-            }
+            Self::Room => chroma(sample.surround),
+            Self::Frame => [0.0; 2],
         }
     }
 
-    pub fn evidence(self) -> Evidence {
+    /// The face's log brightness against the room's (the exposure cancels); none (0) without
+    /// a room, where the exposure would not cancel.
+    fn brightness(self, sample: &LightSample) -> f32 {
         match self {
-            Self::Follows => Evidence::Measured,
-            Self::Uniform | Self::Flat | Self::Glare | Self::OtherSequence => Evidence::Attack,
-            Self::TooLittleLight | Self::TooFewFrames | Self::NotShown | Self::Unaligned => {
-                Evidence::None
+            Self::Room => {
+                luminance(sample.centre).max(1e-4).ln() - luminance(sample.surround).max(1e-4).ln()
             }
+            Self::Frame => 0.0,
         }
     }
-}
-
-/// The measured answer to the light.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LightReading {
-    pub finding: LightFinding,
-    /// Frames inside the sequence at the best start.
-    pub frames: usize,
-    /// Best start of the sequence in the session's clock.
-    pub offset_ms: u64,
-    pub correlation: f32,
-    pub face_gain: f32,
-    /// Surround gain over face gain.
-    pub surround_ratio: f32,
-    /// Light added on the surround over light added on the face.
-    pub glare_ratio: f32,
-    /// Gain of the face's darker half over its brighter half.
-    pub darker_over_brighter: f32,
-    pub relief: f32,
-    /// Standard error of the relief.
-    pub relief_error: f32,
-    /// RMS log-chroma swing of the face.
-    pub swing: f32,
-}
-
-impl LightReading {
-    /// Whether the relief shows a curved face beyond doubt (two standard errors above
-    /// [`MIN_RELIEF`]): strong enough light to see depth, not only nearness.
-    pub fn confirms_depth(&self) -> bool {
-        self.finding == LightFinding::Follows && self.relief - 2.0 * self.relief_error >= MIN_RELIEF
-    }
-
-    /// Whether the face followed the sequence as a near surface that reflects the light,
-    /// without even the mark of a glare ([`GLARE_MARK`]): what a near live face shows in any
-    /// light the check can judge, and what a replaying screen's glass does not.
-    pub fn follows_without_glare(&self) -> bool {
-        self.finding == LightFinding::Follows && self.darker_over_brighter < GLARE_MARK
-    }
-
-    /// A reading for a session that could not measure (nothing shown, too few frames).
-    pub fn unmeasured(finding: LightFinding) -> Self {
-        Self {
-            finding,
-            frames: 0,
-            offset_ms: 0,
-            correlation: f32::NAN,
-            face_gain: f32::NAN,
-            surround_ratio: f32::NAN,
-            glare_ratio: f32::NAN,
-            darker_over_brighter: f32::NAN,
-            relief: f32::NAN,
-            relief_error: f32::NAN,
-            swing: f32::NAN,
-        }
-    }
-
-    /// In words and numbers, for the layer's reason.
-    pub fn describe(&self) -> String {
-        format!(
-            "light {:?}: correlation {:.2} over {} frames at {} ms, face gain {:.3}, surround {:.2} (glare {:.2}), darker/brighter {:.2}, relief {:.2} ± {:.2}, swing {:.3}",
-            self.finding,
-            self.correlation,
-            self.frames,
-            self.offset_ms,
-            self.face_gain,
-            self.surround_ratio,
-            self.glare_ratio,
-            self.darker_over_brighter,
-            self.relief,
-            self.relief_error,
-            self.swing
-        )
-    }
-}
-
-/// The frames lit by the sequence if it started at `offset`: (index, shown colour's chroma).
-fn lit_frames(
-    samples: &[(u64, LightSample)],
-    sequence: &Illumination,
-    offset: u64,
-) -> Vec<(usize, [f32; 2], usize)> {
-    let step = i64::from(sequence.step_ms());
-    samples
-        .iter()
-        .enumerate()
-        .filter_map(|(i, (t, _))| {
-            let elapsed = *t as i64 - offset as i64;
-            if elapsed < 0 || elapsed % step < GUARD_MS {
-                return None;
-            }
-            let color = sequence.color_at(elapsed)?;
-            Some((i, color.chroma(), (elapsed / step) as usize))
-        })
-        .collect()
 }
 
 /// Median gap between consecutive `times` (ms); 0 for fewer than two.
@@ -265,56 +173,116 @@ fn median_gap_ms(times: &[f32]) -> f32 {
     gaps[gaps.len() / 2]
 }
 
-/// Judges the samples (capture time in the session's clock, regions) against `sequence`.
-pub fn read(samples: &[(u64, LightSample)], sequence: &Illumination) -> LightReading {
-    let mut best: Option<(f32, u64)> = None;
-    for offset in (0..=MAX_OFFSET_MS).step_by(OFFSET_STEP_MS as usize) {
-        let lit = lit_frames(samples, sequence, offset);
-        let mut colors: Vec<usize> = lit.iter().map(|l| l.2).collect();
-        colors.dedup();
-        if lit.len() < MIN_FRAMES || colors.len() < MIN_COLORS {
-            continue;
-        }
-        let x: Vec<[f32; 2]> = lit.iter().map(|l| chroma(samples[l.0].1.centre)).collect();
-        let e: Vec<[f32; 2]> = lit.iter().map(|l| l.1).collect();
-        let t: Vec<f32> = lit.iter().map(|l| samples[l.0].0 as f32).collect();
-        let (_, correlation) = fit(&x, &e, &t);
-        if best.is_none_or(|(c, _)| correlation > c) {
-            best = Some((correlation, offset));
-        }
-    }
-    let Some((correlation, offset_ms)) = best else {
-        return LightReading::unmeasured(LightFinding::TooFewFrames);
-    };
-    let lit: Vec<Lit> = lit_frames(samples, sequence, offset_ms)
-        .into_iter()
-        .map(|(i, shown, step)| Lit {
-            sample: &samples[i].1,
-            shown,
-            step,
-            t: samples[i].0 as f32,
+/// What the delay search found: the best correlation, the (sample, step) frames its start
+/// lights, the start, and what chance reaches.
+type DelayFound = (f32, Vec<(usize, usize)>, u64, f32);
+
+/// The face's best correlation with `sequence` over the delay search on `series`, the start it
+/// was found at, and what chance reaches; `None` when no start has enough frames.
+fn search_delay(
+    samples: &[(u64, LightSample)],
+    series: &[[f32; 3]],
+    sequence: &Illumination,
+) -> Option<DelayFound> {
+    let times: Vec<u64> = samples.iter().map(|(t, _)| *t).collect();
+    let steps = sequence.colors().len();
+    let starts = search::starts(&times, series, sequence.step_ms(), steps);
+    let (correlation, best) = search::best(&starts, &search::shown_chroma(sequence))?;
+    let chance = search::null_correlation(&times, series, steps);
+    let start = starts.into_iter().nth(best)?;
+    Some((correlation, start.frames, start.offset_ms, chance))
+}
+
+/// Whether the face and the room, each read on its own, followed `sequence` alike (a frame
+/// tinted as a whole, a print filling the view): what is left when the face's answer against
+/// the room is nothing.
+fn answered_as_one_surface(samples: &[(u64, LightSample)], sequence: &Illumination) -> bool {
+    let face: Vec<[f32; 3]> = samples
+        .iter()
+        .map(|(_, s)| {
+            let [x, y] = chroma(s.centre);
+            [x, y, 0.0]
         })
         .collect();
+    let Some((correlation, frames, _, chance)) = search_delay(samples, &face, sequence) else {
+        return false;
+    };
+    let lit = lit_frames(samples, sequence, &frames, Reference::Frame);
     let gains = Gains::of(&lit);
-    let (relief, relief_error) = contrast_with_error(&lit, |s| s.centre, |s| s.rim, |s| s.centre);
+    correlation >= FOLLOW_CORRELATION
+        && correlation > chance
+        && gains.absolute_centre() >= MIN_GAIN
+        && gains.surround_ratio() >= FLAT_SURROUND
+}
+
+fn lit_frames<'a>(
+    samples: &'a [(u64, LightSample)],
+    sequence: &Illumination,
+    frames: &[(usize, usize)],
+    reference: Reference,
+) -> Vec<Lit<'a>> {
+    frames
+        .iter()
+        .map(|&(i, step)| Lit {
+            sample: &samples[i].1,
+            shown: sequence.colors()[step].chroma(),
+            step,
+            t: samples[i].0 as f32,
+            reference: reference.of(&samples[i].1),
+        })
+        .collect()
+}
+
+/// Judges the samples (capture time in the session's clock, regions) against `sequence`.
+pub fn read(samples: &[(u64, LightSample)], sequence: &Illumination) -> LightReading {
+    let all_surround: Vec<u32> = samples.iter().map(|(_, s)| s.surround_pixels).collect();
+    let reference = match median_pixels(all_surround) >= MIN_SURROUND_PIXELS {
+        true => Reference::Room,
+        false => Reference::Frame,
+    };
+    let face: Vec<[f32; 3]> = samples
+        .iter()
+        .map(|(_, s)| {
+            let (x, r) = (chroma(s.centre), reference.of(s));
+            [x[0] - r[0], x[1] - r[1], reference.brightness(s)]
+        })
+        .collect();
+    let Some((correlation, frames, offset_ms, chance)) = search_delay(samples, &face, sequence)
+    else {
+        return LightReading::unmeasured(LightFinding::TooFewFrames);
+    };
+    let lit = lit_frames(samples, sequence, &frames, reference);
+    let gains = Gains::of(&lit);
+    let centre: super::regions::Region = |s| s.centre;
+    let (relief, relief_error) = contrast_with_error(&lit, centre, |s| s.rim, centre);
     let (added, added_error) =
         contrast_with_error(&lit, |s| s.darker, |s| s.brighter, |s| s.brighter);
-    let surround_judged = median_surround_pixels(&lit) >= MIN_SURROUND_PIXELS;
-    let face: Vec<[f32; 2]> = lit.iter().map(|l| chroma(l.sample.centre)).collect();
+    let (margin_excess, margin_error) = contrast_with_error(&lit, |s| s.margin, centre, centre);
+    let margin_ratio = 1.0 + margin_excess;
+    let margin_judged = reference == Reference::Room
+        && median_pixels(lit.iter().map(|l| l.sample.margin_pixels).collect()) >= MIN_MARGIN_PIXELS;
+    let surround_judged = reference == Reference::Room;
     let times: Vec<f32> = lit.iter().map(|l| l.t).collect();
-    let swing = swing_of(&face, &times);
+    let face_series: Vec<[f32; 2]> = lit.iter().map(|l| l.chroma(centre)).collect();
+    let swing = swing_of(&face_series, &times);
     let surround: Vec<[f32; 2]> = lit.iter().map(|l| chroma(l.sample.surround)).collect();
-    let face_alone = surround_judged && swing_of(&surround, &times) <= 0.5 * swing;
+    let absolute_face: Vec<[f32; 2]> = lit.iter().map(|l| chroma(l.sample.centre)).collect();
+    let face_alone = surround_judged
+        && swing_of(&surround, &times) <= 0.5 * swing_of(&absolute_face, &times).max(swing);
     let unexplained = swing * (1.0 - correlation.clamp(-1.0, 1.0).powi(2)).sqrt();
-    let follows = correlation >= FOLLOW_CORRELATION
-        && gains.centre >= MIN_GAIN
-        && unexplained < MAX_UNEXPLAINED_SWING;
+    // beating chance replaces the old bound on the swing left unexplained, which failed a
+    // live face answering a strong light (swing 0.40 at a correlation of 0.96 leaves 0.11)
+    let follows =
+        correlation >= FOLLOW_CORRELATION && correlation > chance && gains.centre >= MIN_GAIN;
     let finding = if !follows {
         let other = swing >= STRONG_SWING
             && face_alone
+            && correlation <= chance
             && (correlation < OTHER_CORRELATION || unexplained >= MAX_UNEXPLAINED_SWING);
         if other {
             LightFinding::OtherSequence
+        } else if surround_judged && answered_as_one_surface(samples, sequence) {
+            LightFinding::Uniform
         } else {
             LightFinding::TooLittleLight
         }
@@ -325,7 +293,10 @@ pub fn read(samples: &[(u64, LightSample)], sequence: &Illumination) -> LightRea
         LightFinding::Uniform
     } else if added >= ADDED_LIGHT_SPREAD - 1.0 && 1.0 + added - 2.0 * added_error >= GLARE_MARK {
         LightFinding::Glare
-    } else if relief_error <= DECISIVE_RELIEF_ERROR && relief < MIN_RELIEF {
+    } else if (margin_judged && margin_ratio - 2.0 * margin_error >= PAPER_MARGIN)
+        || (relief_error <= DECISIVE_RELIEF_ERROR && relief < MIN_RELIEF)
+    {
+        // the paper around the face answered like it, or the face answered evenly
         LightFinding::Flat
     } else {
         LightFinding::Follows
@@ -339,12 +310,17 @@ pub fn read(samples: &[(u64, LightSample)], sequence: &Illumination) -> LightRea
         .collect();
     let kept_up =
         paced.len() >= MIN_FRAMES / 2 && median_gap_ms(&paced) <= MAX_ATTACK_EVIDENCE_GAP_MS;
-    let arrival_timed = lit.iter().filter(|l| l.sample.timed_by_arrival).count() as f32
-        > MAX_ARRIVAL_TIMED_SHARE * lit.len() as f32;
+    let share = |keep: fn(&LightSample) -> bool| {
+        lit.iter().filter(|l| keep(l.sample)).count() as f32 / lit.len().max(1) as f32
+    };
+    let arrival_timed = share(|s| s.timed_by_arrival) > MAX_ARRIVAL_TIMED_SHARE;
+    let camera_locked = share(|s| s.camera_locked) > 0.5;
     let finding = if finding.evidence() == Evidence::Attack && !kept_up {
         LightFinding::TooFewFrames
     } else if finding == LightFinding::OtherSequence && arrival_timed {
         LightFinding::Unaligned
+    } else if finding.camera_dependent() && reference == Reference::Frame && !camera_locked {
+        LightFinding::NoRoom
     } else {
         finding
     };
@@ -353,7 +329,19 @@ pub fn read(samples: &[(u64, LightSample)], sequence: &Illumination) -> LightRea
         frames: lit.len(),
         offset_ms,
         correlation,
+        chance_correlation: chance,
+        against_room: reference == Reference::Room,
         face_gain: gains.centre,
+        margin_ratio: if margin_judged {
+            margin_ratio
+        } else {
+            f32::NAN
+        },
+        margin_error: if margin_judged {
+            margin_error
+        } else {
+            f32::NAN
+        },
         surround_ratio: if surround_judged {
             gains.surround_ratio()
         } else {

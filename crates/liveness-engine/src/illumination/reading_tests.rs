@@ -5,11 +5,11 @@ use super::*;
 use crate::illumination::ScreenColor;
 use rand::SeedableRng;
 
-/// Samples every 66 ms for 4 s of a surface lit by `sequence` from 150 ms on: the centre
+/// Samples every 66 ms for 5.3 s of a surface lit by `sequence` from 150 ms on: the centre
 /// answers with `gain`, the rim with `gain × (1 − relief)`, the room with `room × gain`.
 fn samples(sequence: &Illumination, gain: f32, relief: f32, room: f32) -> Vec<(u64, LightSample)> {
     let base = [0.30f32, 0.25, 0.20];
-    (0..60u64)
+    (0..80u64)
         .map(|i| {
             let t = i * 66;
             let light = sequence
@@ -22,10 +22,13 @@ fn samples(sequence: &Illumination, gain: f32, relief: f32, room: f32) -> Vec<(u
                 rim: lit(gain * (1.0 - relief)),
                 darker: face.map(|v| v * 0.5),
                 brighter: face,
+                margin: lit(gain * room),
+                margin_pixels: 1_000,
                 surround: lit(gain * room),
                 surround_pixels: 2_000,
                 from_backlog: false,
                 timed_by_arrival: false,
+                camera_locked: false,
             };
             (t, sample)
         })
@@ -117,4 +120,114 @@ fn a_near_curved_face_follows_and_flat_or_uniform_answers_are_attacks() {
         read(&live_backlogged, &sequence).finding,
         LightFinding::Follows
     );
+}
+
+/// `samples` seen through a camera whose white balance pulls the whole frame back against
+/// each colour (per-channel gains, the same over the frame, lagging a frame behind).
+fn white_balanced(samples: Vec<(u64, LightSample)>) -> Vec<(u64, LightSample)> {
+    let mut gains = [1.0f32; 3];
+    samples
+        .into_iter()
+        .map(|(t, s)| {
+            let apply = |rgb: [f32; 3]| std::array::from_fn(|c| rgb[c] * gains[c]);
+            let seen = LightSample {
+                centre: apply(s.centre),
+                rim: apply(s.rim),
+                darker: apply(s.darker),
+                brighter: apply(s.brighter),
+                margin: apply(s.margin),
+                surround: apply(s.surround),
+                ..s
+            };
+            // grey world on the face, which fills much of the frame
+            let mean = (s.centre[0] + s.centre[1] + s.centre[2]) / 3.0;
+            gains = std::array::from_fn(|c| mean / s.centre[c].max(1e-4));
+            (t, seen)
+        })
+        .collect()
+}
+
+#[test]
+fn white_balance_and_exposure_cancel_against_the_room() {
+    let sequence = Illumination::draw(&mut rand::rngs::StdRng::seed_from_u64(3));
+    let plain = read(&samples(&sequence, 0.2, 0.3, 0.05), &sequence);
+    let balanced = read(
+        &white_balanced(samples(&sequence, 0.2, 0.3, 0.05)),
+        &sequence,
+    );
+    assert_eq!(
+        balanced.finding,
+        LightFinding::Follows,
+        "{}",
+        balanced.describe()
+    );
+    assert!(balanced.against_room);
+    for (a, b) in [
+        (plain.relief, balanced.relief),
+        (plain.face_gain, balanced.face_gain),
+        (plain.correlation, balanced.correlation),
+    ] {
+        assert!(
+            (a - b).abs() < 0.02,
+            "{}\n{}",
+            plain.describe(),
+            balanced.describe()
+        );
+    }
+}
+
+#[test]
+fn a_print_is_told_by_its_paper_and_a_match_must_beat_chance() {
+    let sequence = Illumination::draw(&mut rand::rngs::StdRng::seed_from_u64(3));
+    // a bent print: centre and edge answer unevenly, but so does the paper around it
+    let bent: Vec<_> = samples(&sequence, 0.2, 0.3, 0.05)
+        .into_iter()
+        .map(|(t, s)| {
+            let sample = LightSample {
+                margin: s.centre,
+                ..s
+            };
+            (t, sample)
+        })
+        .collect();
+    let paper = read(&bent, &sequence);
+    assert_eq!(paper.finding, LightFinding::Flat, "{}", paper.describe());
+    assert!(paper.finding.camera_dependent());
+    let live = read(&samples(&sequence, 0.2, 0.3, 0.05), &sequence);
+    assert!(live.margin_ratio < 0.3, "{}", live.describe());
+    // chance is reported and the live answer is above it
+    assert!(
+        live.correlation > live.chance_correlation,
+        "{}",
+        live.describe()
+    );
+}
+
+#[test]
+fn without_a_room_a_camera_dependent_finding_needs_the_camera_held() {
+    let sequence = Illumination::draw(&mut rand::rngs::StdRng::seed_from_u64(3));
+    let close = |locked: bool| -> Vec<(u64, LightSample)> {
+        samples(&sequence, 0.2, 0.0, 0.05)
+            .into_iter()
+            .map(|(t, s)| {
+                let sample = LightSample {
+                    surround_pixels: 0,
+                    margin_pixels: 0,
+                    camera_locked: locked,
+                    ..s
+                };
+                (t, sample)
+            })
+            .collect()
+    };
+    let unlocked = read(&close(false), &sequence);
+    assert_eq!(
+        unlocked.finding,
+        LightFinding::NoRoom,
+        "{}",
+        unlocked.describe()
+    );
+    assert_eq!(unlocked.finding.evidence(), Evidence::None);
+    let locked = read(&close(true), &sequence);
+    assert_eq!(locked.finding, LightFinding::Flat, "{}", locked.describe());
 }

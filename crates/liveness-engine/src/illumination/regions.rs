@@ -1,6 +1,7 @@
 //! The frames the sequence lit, and what the light check measures on their regions: each
-//! region's gain, the room's answer against the face's, and the contrast of two regions'
-//! answers (relief, added light) with its standard error.
+//! region's gain (against the frame's reference, the room, where there is one), the room's
+//! own answer against the face's, and the contrast of two regions' answers (relief, added
+//! light, the margin) with its standard error.
 
 use super::fit::{chroma, drift_basis, fit, without_drift};
 use super::sample::{LightSample, luminance};
@@ -14,11 +15,23 @@ pub(super) struct Lit<'a> {
     pub(super) step: usize,
     /// Capture time.
     pub(super) t: f32,
+    /// The chroma each region's is measured against in this frame (the room's, or zero).
+    pub(super) reference: [f32; 2],
 }
 
-/// Each region's gain over the lit frames, and the regions' mean brightness.
+impl Lit<'_> {
+    /// The chroma of `region` against the frame's reference.
+    pub(super) fn chroma(&self, region: Region) -> [f32; 2] {
+        let x = chroma(region(self.sample));
+        [x[0] - self.reference[0], x[1] - self.reference[1]]
+    }
+}
+
+/// The face's gain against the frame's reference, each region's own gain (camera-dependent:
+/// for the room's answer against the face's), and the regions' mean brightness.
 pub(super) struct Gains {
     pub(super) centre: f32,
+    absolute_centre: f32,
     surround: f32,
     centre_brightness: f32,
     surround_brightness: f32,
@@ -28,23 +41,29 @@ impl Gains {
     pub(super) fn of(lit: &[Lit]) -> Self {
         let e: Vec<[f32; 2]> = lit.iter().map(|l| l.shown).collect();
         let t: Vec<f32> = lit.iter().map(|l| l.t).collect();
-        let gain = |region: fn(&LightSample) -> [f32; 3]| {
-            let x: Vec<[f32; 2]> = lit.iter().map(|l| chroma(region(l.sample))).collect();
-            fit(&x, &e, &t).0
-        };
-        let brightness = |region: fn(&LightSample) -> [f32; 3]| {
+        let gain = |x: Vec<[f32; 2]>| fit(&x, &e, &t).0;
+        let absolute =
+            |region: Region| gain(lit.iter().map(|l| chroma(region(l.sample))).collect());
+        let brightness = |region: Region| {
             lit.iter().map(|l| luminance(region(l.sample))).sum::<f32>() / lit.len().max(1) as f32
         };
         Self {
-            centre: gain(|s| s.centre),
-            surround: gain(|s| s.surround),
+            centre: gain(lit.iter().map(|l| l.chroma(|s| s.centre)).collect()),
+            absolute_centre: absolute(|s| s.centre),
+            surround: absolute(|s| s.surround),
             centre_brightness: brightness(|s| s.centre),
             surround_brightness: brightness(|s| s.surround),
         }
     }
 
+    /// The face's own gain, not against the room.
+    pub(super) fn absolute_centre(&self) -> f32 {
+        self.absolute_centre
+    }
+
+    /// The room's own gain over the face's own gain.
     pub(super) fn surround_ratio(&self) -> f32 {
-        self.surround / self.centre
+        self.surround / self.absolute_centre
     }
 
     /// Light added on the surround over light added on the face (gain × brightness).
@@ -61,7 +80,7 @@ impl Gains {
 pub(super) fn contrast_with_error(lit: &[Lit], a: Region, b: Region, base: Region) -> (f32, f32) {
     let e: Vec<[f32; 2]> = lit.iter().map(|l| l.shown).collect();
     let t: Vec<f32> = lit.iter().map(|l| l.t).collect();
-    let base_series: Vec<[f32; 2]> = lit.iter().map(|l| chroma(base(l.sample))).collect();
+    let base_series: Vec<[f32; 2]> = lit.iter().map(|l| l.chroma(base)).collect();
     let difference: Vec<[f32; 2]> = lit
         .iter()
         .map(|l| {
@@ -101,8 +120,8 @@ pub(super) fn contrast_with_error(lit: &[Lit], a: Region, b: Region, base: Regio
 /// One region of a light sample.
 pub(super) type Region = fn(&LightSample) -> [f32; 3];
 
-pub(super) fn median_surround_pixels(lit: &[Lit]) -> u32 {
-    let mut pixels: Vec<u32> = lit.iter().map(|l| l.sample.surround_pixels).collect();
+/// The median of pixel counts; 0 for none.
+pub(super) fn median_pixels(mut pixels: Vec<u32>) -> u32 {
     pixels.sort_unstable();
     pixels.get(pixels.len() / 2).copied().unwrap_or(0)
 }

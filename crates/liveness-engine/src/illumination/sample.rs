@@ -1,7 +1,8 @@
 //! What one analysed frame keeps for the light check: mean colours of the face's centre and
 //! of its rim (the parts of a curved face that turn away from the screen), of the face's
 //! darker and brighter halves (a glare adds the same light to both, a reflection multiplies
-//! each by its own brightness), and of the frame's border, where the room is.
+//! each by its own brightness), of the margin right around the face (where a print's paper
+//! is), and of the frame's border, where the room is.
 
 use face_engine::geometry::BoundingBox;
 use image::RgbImage;
@@ -14,6 +15,13 @@ const CENTRE: f32 = 0.45;
 const RIM: (f32, f32) = (0.65, 0.95);
 /// The part of the face split into darker and brighter halves.
 const BODY: f32 = 0.8;
+/// The margin ring around the face, in ellipse radii: beyond the ears and most hair, on a
+/// print still its paper (a face printed on a sheet leaves paper to two face widths and more
+/// on every side).
+const MARGIN: (f32, f32) = (1.6, 2.1);
+/// The margin's lower edge below the face's centre, in ellipse radii: the neck and chest below
+/// it are as near the screen as the face.
+const MARGIN_BELOW: f32 = 0.3;
 /// Share of the frame's width and height taken as its border.
 const BORDER: f32 = 0.12;
 /// Border pixels closer to the face than this many face boxes (around its centre) are left
@@ -32,6 +40,11 @@ pub struct LightSample {
     /// The darker and the brighter half of the face's pixels.
     pub darker: [f32; 3],
     pub brighter: [f32; 3],
+    /// The margin ring right around the face, above its chin ([`MARGIN`]): the room (and
+    /// some hair) behind a live head, the paper around a printed face.
+    pub margin: [f32; 3],
+    /// Pixels read in the margin.
+    pub margin_pixels: u32,
     /// The frame's top and side borders, away from the face.
     pub surround: [f32; 3],
     /// Pixels read in the border (none when the face fills the frame).
@@ -42,6 +55,10 @@ pub struct LightSample {
     /// The frame carried no capture time (`crate::capture_time`) and is timed by its arrival:
     /// its time holds the network's round trip, which the delay search may not reach.
     pub timed_by_arrival: bool,
+    /// The client said its camera's exposure and white balance were held fixed for this frame
+    /// (`crate::capture_time`). A claim, never verified: it only lets findings that need a
+    /// camera held still count where the frame shows no room to measure against.
+    pub camera_locked: bool,
 }
 
 impl LightSample {
@@ -68,15 +85,27 @@ impl LightSample {
         let darker = mean(rgb, face, |x, y| body(x, y) && luma(x, y) < split);
         let brighter = mean(rgb, face, |x, y| body(x, y) && luma(x, y) >= split);
         let (surround, surround_pixels) = surround_mean(rgb, bbox);
+        let margin_rect = Rect {
+            x0: c.x - MARGIN.1 * a,
+            y0: c.y - MARGIN.1 * b,
+            x1: c.x + MARGIN.1 * a,
+            y1: c.y + MARGIN_BELOW * b,
+        };
+        let (margin, margin_pixels) = mean(rgb, margin_rect, |x, y| {
+            (MARGIN.0..MARGIN.1).contains(&radius(x, y))
+        });
         Self {
             centre: centre.0,
             rim: rim.0,
             darker: darker.0,
             brighter: brighter.0,
+            margin,
+            margin_pixels,
             surround,
             surround_pixels,
             from_backlog: false,
             timed_by_arrival: false,
+            camera_locked: false,
         }
     }
 }

@@ -83,7 +83,7 @@ pub fn score(frames: &[FrameObservation], light: Option<&LightReading>) -> Layer
         };
     }
     if n >= MIN_FRAMES && median < ATTACK_MEDIAN {
-        return LayerScore::attack(
+        return LayerScore::disputable_attack(
             Layer::AntiSpoof,
             ReasonCode::PresentationAttackSuspected,
             reason,
@@ -93,7 +93,8 @@ pub fn score(frames: &[FrameObservation], light: Option<&LightReading>) -> Layer
     if n >= MIN_FRAMES && p25 < DOUBT_P25 {
         score = score.min(DOUBT_SCORE);
     }
-    LayerScore::new(Layer::AntiSpoof, score, reason)
+    let sure = n >= MIN_FRAMES && median >= LIVE_MEDIAN && p25 >= DOUBT_P25;
+    LayerScore::new(Layer::AntiSpoof, score, reason).vouching_live(sure)
 }
 
 /// What lets a face too close for the model count as live: the screen's light on its own

@@ -66,6 +66,11 @@ pub fn score(
     }
     let light_cause = light.finding.reason();
     match (light.finding.evidence(), light_cause) {
+        // a flat or glared answer rests on the camera's rendering of the light; a uniform one
+        // or an answer to another sequence does not (`LightFinding::camera_dependent`)
+        (Evidence::Attack, Some(cause)) if light.finding.camera_dependent() => {
+            LayerScore::disputable_attack(Layer::DeepfakeInjection, cause, reason)
+        }
         (Evidence::Attack, Some(cause)) => {
             LayerScore::attack(Layer::DeepfakeInjection, cause, reason)
         }
@@ -83,6 +88,7 @@ pub fn score(
                 (signals.score + light_score) / 2.0
             };
             LayerScore::new(Layer::DeepfakeInjection, score, reason)
+                .vouching_live(light.confirms_depth() && light.follows_without_glare())
         }
     }
 }

@@ -52,6 +52,16 @@ pub struct LayerScore {
     /// The reason code of an attack or of no evidence (for the backend's `reasons`).
     #[serde(skip)]
     pub cause: Option<ReasonCode>,
+    /// An attack finding that a camera's own processing (white balance, exposure, a moving
+    /// phone) or a model's error can also produce on a live face: another layer's evidence of
+    /// a live face disputes it (`crate::fusion`).
+    #[serde(skip)]
+    pub disputable: bool,
+    /// The layer measured a live face beyond doubt, in a way no camera's processing fakes:
+    /// parallax of a head, the light reflected by a near curved face, the model sure of a
+    /// live face in full view. It disputes another layer's disputable attack.
+    #[serde(skip)]
+    pub vouches_live: bool,
 }
 
 impl LayerScore {
@@ -66,6 +76,8 @@ impl LayerScore {
             reason,
             evidence: Evidence::Measured,
             cause: None,
+            disputable: false,
+            vouches_live: false,
         }
     }
 
@@ -76,7 +88,25 @@ impl LayerScore {
             reason,
             evidence: Evidence::Attack,
             cause: Some(cause),
+            disputable: false,
+            vouches_live: false,
         }
+    }
+
+    /// An attack finding that a camera's processing or a model's error can fake
+    /// ([`Self::disputable`]).
+    pub(crate) fn disputable_attack(layer: Layer, cause: ReasonCode, reason: String) -> Self {
+        Self {
+            disputable: true,
+            ..Self::attack(layer, cause, reason)
+        }
+    }
+
+    /// The same finding, marked as evidence of a live face beyond doubt
+    /// ([`Self::vouches_live`]); only a measured finding can vouch.
+    pub(crate) fn vouching_live(mut self, vouches: bool) -> Self {
+        self.vouches_live = vouches && self.evidence == Evidence::Measured;
+        self
     }
 
     /// The layer could not judge: neither live nor attack.
@@ -87,6 +117,8 @@ impl LayerScore {
             reason,
             evidence: Evidence::None,
             cause: Some(cause),
+            disputable: false,
+            vouches_live: false,
         }
     }
 

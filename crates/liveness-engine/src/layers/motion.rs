@@ -352,7 +352,11 @@ pub fn score(
         m.room_pairs
     );
     match m.evidence() {
-        Evidence::Attack => LayerScore::attack(Layer::Motion, ReasonCode::PrintSuspected, reason),
+        // planar motion is geometry, but a phone moved round a still head shows little
+        // parallax too: another layer's live evidence disputes it
+        Evidence::Attack => {
+            LayerScore::disputable_attack(Layer::Motion, ReasonCode::PrintSuspected, reason)
+        }
         Evidence::None if light_measured => LayerScore::new(
             Layer::Motion,
             NEUTRAL_WITH_LIGHT,
@@ -365,7 +369,8 @@ pub fn score(
             Layer::Motion,
             0.4 + 0.6 * ramp(m.off_plane_share, PLANAR_SHARE, DEPTH_SHARE),
             reason,
-        ),
+        )
+        .vouching_live(m.off_plane_share >= DEPTH_SHARE),
     }
 }
 

@@ -14,7 +14,13 @@ use super::LivenessSession;
 /// Shortest capture-time gap between two light samples.
 const LIGHT_SAMPLE_INTERVAL_MS: u64 = 30;
 /// Most light samples a session keeps.
-const MAX_LIGHT_SAMPLES: usize = 160;
+const MAX_LIGHT_SAMPLES: usize = 200;
+/// How long after the last frame the sequence may light a camera's automatic white balance
+/// and exposure take to settle back: a phone's white balance answers a coloured screen by
+/// pulling the whole frame the other way, and drifts back within about a second. The
+/// anti-spoof model, an RGB model trained on natural images, called a live face so tinted a
+/// print (median 0.038 against 0.994 untinted, issue 39), so it skips these frames too.
+pub const CAMERA_SETTLE_MS: u64 = 1_000;
 /// The screen-light check of one session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LightCheck {
@@ -50,7 +56,17 @@ impl LivenessSession {
             LightCheck::Off => None,
             LightCheck::ShownEarlier => Some(LightReading::unmeasured(LightFinding::NotShown)),
             LightCheck::Sequence(sequence) => {
-                Some(light_reading::read(&self.light_samples, sequence))
+                // the reading (its chance level costs a few milliseconds) changes only with
+                // the samples, and none are taken once the sequence's window is over
+                let kept = self.light_samples.len();
+                if let Some((samples, reading)) = self.light_cache.get()
+                    && samples == kept
+                {
+                    return Some(reading);
+                }
+                let reading = light_reading::read(&self.light_samples, sequence);
+                self.light_cache.set(Some((kept, reading)));
+                Some(reading)
             }
         }
     }
@@ -75,6 +91,7 @@ impl LivenessSession {
             let sample = LightSample {
                 from_backlog,
                 timed_by_arrival: capture_time::read_stamp(jpeg).is_none(),
+                camera_locked: capture_time::read_camera_lock(jpeg),
                 ..LightSample::read(image.rgb(), &face_box)
             };
             self.light_samples.push((t, sample));
@@ -94,15 +111,20 @@ impl LivenessSession {
         {
             let sample = LightSample {
                 timed_by_arrival: capture_time::read_stamp(jpeg).is_none(),
+                camera_locked: capture_time::read_camera_lock(jpeg),
                 ..face.light
             };
             self.light_samples.push((t, sample));
         }
     }
 
-    /// Whether the frame captured at session time `t` may be lit by the sequence.
-    pub(super) fn lit_by_sequence(&self, t: u64) -> bool {
-        matches!(&self.light, LightCheck::Sequence(sequence) if t < sequence.window_end_ms())
+    /// Whether the frame captured at session time `t` may be coloured by the sequence: lit by
+    /// it, or pushed the other way by a camera whose white balance and exposure are still
+    /// settling back after it ([`CAMERA_SETTLE_MS`]). The anti-spoof model never judges such
+    /// a frame.
+    pub(super) fn coloured_by_sequence(&self, t: u64) -> bool {
+        matches!(&self.light, LightCheck::Sequence(sequence)
+            if t < sequence.window_end_ms() + CAMERA_SETTLE_MS)
     }
 
     /// Whether this session showed a sequence.

@@ -22,6 +22,7 @@ use crate::error::LivenessError;
 use crate::events::{Guidance, LivenessEvent};
 use crate::fusion::{EndReason, VerdictReport, fuse};
 use crate::illumination::Illumination;
+use crate::illumination::reading::LightReading;
 use crate::illumination::sample::LightSample;
 use crate::layers;
 use crate::mailbox::TakenFrame;
@@ -80,6 +81,8 @@ pub struct LivenessSession {
     /// The light check's samples: every analysed face, and the frames between them while the
     /// sequence is shown (capture time, regions).
     light_samples: Vec<(u64, LightSample)>,
+    /// The light reading over the first `.0` samples, kept until a sample is added.
+    light_cache: std::cell::Cell<Option<(usize, LightReading)>>,
     last_face_box: Option<BoundingBox>,
     verdict: Option<VerdictReport>,
 }
@@ -151,6 +154,7 @@ impl LivenessSession {
             parallax: ParallaxTracker::default(),
             light: LightCheck::Off,
             light_samples: Vec::new(),
+            light_cache: std::cell::Cell::new(None),
             last_face_box: None,
             verdict: None,
             config,
@@ -255,9 +259,10 @@ impl LivenessSession {
         self.intake.mark_analysed(timestamp_ms);
         let analysis = Analysis {
             count_all_faces: self.frames.len().is_multiple_of(COUNT_ALL_EVERY),
-            // the screen's colours tint the face, and the model reads a tinted face as a
-            // print or a screen: it judges the frames outside the sequence, every one of them
-            anti_spoof: match self.lit_by_sequence(timestamp_ms) {
+            // the screen's colours tint the face, and the camera's white balance then tints it
+            // the other way; the model reads a tinted face as a print or a screen: it judges
+            // the frames outside the sequence and the camera's settling, every one of them
+            anti_spoof: match self.coloured_by_sequence(timestamp_ms) {
                 true => false,
                 false => {
                     self.light_check_shown() || self.frames.len().is_multiple_of(ANTI_SPOOF_EVERY)
@@ -337,11 +342,13 @@ impl LivenessSession {
             light.as_ref(),
             self.mode == SessionMode::Active,
         ));
-        if light.is_some_and(|l| l.finding.evidence() == layers::Evidence::None) {
-            // too little light to judge: say what would give the check its light
-            events.push(LivenessEvent::Guidance {
-                code: Guidance::MoreScreenLight,
-            });
+        if let Some(reading) = light.filter(|l| l.finding.evidence() == layers::Evidence::None) {
+            // too little to judge: say what would give the check its light, or its room
+            let code = match reading.finding {
+                crate::LightFinding::NoRoom => Guidance::MoveBack,
+                _ => Guidance::MoreScreenLight,
+            };
+            events.push(LivenessEvent::Guidance { code });
         }
         let report = fuse(self.mode, scores, end_reason);
         self.verdict = Some(report.clone());

@@ -105,7 +105,40 @@ pub fn sources_by_kind() -> Vec<Vec<String>> {
         .map(|e| format!("nuaa/{}", e.file_name().to_string_lossy()))
         .collect();
     nuaa.sort();
-    vec![videos, identities.into_iter().collect(), nuaa]
+    let face_swaps = (1..=FACE_SWAP_PAIRS)
+        .map(|n| format!("face-swap/pair{n:02}"))
+        .collect();
+    vec![videos, identities.into_iter().collect(), nuaa, face_swaps]
+}
+
+/// Pairs in `videos/face-swap/`: `pairNN-real.mp4` and `pairNN-swap.mp4` (pair 13: its swap
+/// only).
+pub const FACE_SWAP_PAIRS: usize = 13;
+
+/// The face-swap pairs of `half`: each real half as a live person (`live, face-swap real
+/// half`), each swapped half as an attack (`face swap`), 150 frames played back and forth.
+pub fn face_swap_cases(split: &Split, half: Half) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for source in split.sources(half, "face-swap/") {
+        let pair = source.trim_start_matches("face-swap/").to_string();
+        for (class, truth, side) in [
+            ("live, face-swap real half", Truth::Live, "real"),
+            ("face swap", Truth::Attack, "swap"),
+        ] {
+            let video = format!("face-swap/{pair}-{side}");
+            if !testdata().join(format!("videos/{video}.mp4")).exists() {
+                continue;
+            }
+            cases.push(Case::new(
+                class,
+                format!("{pair}-{side}"),
+                truth,
+                vec![source.clone()],
+                move || video_frames(&video).iter().take(150).map(read).collect(),
+            ));
+        }
+    }
+    cases
 }
 
 pub(super) fn identity_of(photo: &std::path::Path) -> String {

@@ -2,6 +2,7 @@
 //! puts in front of the screen's light, and the screen-to-ambient ratios it is rendered at.
 //! Everything measured through it is simulated light on real footage (docs/accuracy.md).
 
+use facegate_liveness_engine::camera_model::{CameraFamily, CameraModel};
 use facegate_liveness_engine::light_camera::{LightCamera, Scene};
 use facegate_liveness_engine::{
     Illumination, LightCheck, LivenessConfig, LivenessSession, SessionMode,
@@ -47,6 +48,24 @@ pub fn seeded_session(mode: SessionMode, seed: u64) -> LivenessSession {
 /// A camera for `scene` at `ratio`, seeded, already showing `session`'s sequence from time 0.
 pub fn camera_for(session: &LivenessSession, scene: Scene, ratio: f32, seed: u64) -> LightCamera {
     let mut camera = LightCamera::new(engine(), scene, ratio, seed);
+    if let Some(sequence) = session.illumination() {
+        camera.show(sequence.clone(), 0);
+    }
+    camera
+}
+
+/// A camera drawn from `families` with `seed` (`camera_model`), filming `scene` at `ratio`,
+/// already showing `session`'s sequence from time 0.
+pub fn family_camera_for(
+    session: &LivenessSession,
+    scene: Scene,
+    ratio: f32,
+    families: &[CameraFamily],
+    seed: u64,
+) -> LightCamera {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed ^ 0x00ca_3e7a);
+    let model = CameraModel::draw_from(families, &mut rng);
+    let mut camera = LightCamera::with_model(engine(), scene, ratio, model, seed);
     if let Some(sequence) = session.illumination() {
         camera.show(sequence.clone(), 0);
     }

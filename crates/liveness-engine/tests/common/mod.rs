@@ -75,7 +75,10 @@ fn extract_frames(name: &str, cache: &Path) {
     let parent = cache.parent().expect("cache has a parent");
     std::fs::create_dir_all(parent).expect("create frame cache folder");
     let staging = tempfile::Builder::new()
-        .prefix(&format!("{name}.staging-"))
+        .prefix(&format!(
+            "{}.staging-",
+            cache.file_name().unwrap_or_default().to_string_lossy()
+        ))
         .tempdir_in(parent)
         .expect("unique staging folder");
     let source = testdata().join(format!("videos/{name}.mp4"));

@@ -1,0 +1,177 @@
+//! What the light check concludes: the finding (and its reason code and weight as evidence)
+//! and the measured answer behind it.
+
+use super::reading::{GLARE_MARK, MIN_RELIEF};
+use crate::layers::Evidence;
+
+/// What the light check found, for the verdict's reasons and the guidance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LightFinding {
+    /// The face followed the sequence as a near, curved surface.
+    Follows,
+    /// The face and the room answered alike: a flat picture, a tinted stream or a glare.
+    Uniform,
+    /// The face followed the sequence evenly, like a flat surface.
+    Flat,
+    /// The light was added on top of the face, not reflected by it: a glare on a screen.
+    Glare,
+    /// The face's colour changed, but not with this session's sequence.
+    OtherSequence,
+    /// Too little light reached the camera to judge.
+    TooLittleLight,
+    /// Too few frames while the colours were shown.
+    TooFewFrames,
+    /// The sequence was shown on an earlier connection of this session.
+    NotShown,
+    /// The face's colour changed, but not with this session's sequence within the delay
+    /// searched, on frames timed by their arrival: the light may have come late over a slow
+    /// network ([`MAX_ARRIVAL_TIMED_SHARE`](super::reading::MAX_ARRIVAL_TIMED_SHARE)).
+    Unaligned,
+    /// The face answered in a way that would be attack evidence, but the frame showed no room
+    /// to measure it against and the camera was not said to hold its exposure and white
+    /// balance: its own processing may have made the answer. No evidence; the user is asked
+    /// to hold the phone farther.
+    NoRoom,
+}
+
+impl LightFinding {
+    /// The reason code of a finding that is not a live face's answer.
+    pub fn reason(self) -> Option<domain::ReasonCode> {
+        use domain::ReasonCode;
+        match self {
+            Self::Follows => None,
+            Self::Uniform | Self::Flat => Some(ReasonCode::PrintSuspected),
+            Self::Glare => Some(ReasonCode::ScreenReplaySuspected),
+            Self::OtherSequence => Some(ReasonCode::InjectionSuspected),
+            Self::TooLittleLight | Self::TooFewFrames | Self::NotShown | Self::Unaligned => {
+                Some(ReasonCode::NoLightResponse)
+            }
+            Self::NoRoom => Some(ReasonCode::FaceTooClose),
+        }
+    }
+
+    /// Whether this attack finding rests on how the camera rendered the light's strength
+    /// across the face (its tone curve, noise and JPEG, a face held close), so that a live
+    /// face's evidence elsewhere disputes it: flat (relief, paper) and glare do. Uniform does
+    /// not: a white balance or exposure only pulls the room against the face, never with it;
+    /// nor does another sequence's answer (no camera makes one up).
+    pub fn camera_dependent(self) -> bool {
+        match self {
+            Self::Flat | Self::Glare => true,
+            Self::Follows
+            | Self::Uniform
+            | Self::OtherSequence
+            | Self::TooLittleLight
+            | Self::TooFewFrames
+            | Self::NotShown
+            | Self::Unaligned
+            | Self::NoRoom => false,
+        }
+    }
+
+    pub fn evidence(self) -> Evidence {
+        match self {
+            Self::Follows => Evidence::Measured,
+            Self::Uniform | Self::Flat | Self::Glare | Self::OtherSequence => Evidence::Attack,
+            Self::TooLittleLight
+            | Self::TooFewFrames
+            | Self::NotShown
+            | Self::Unaligned
+            | Self::NoRoom => Evidence::None,
+        }
+    }
+}
+
+/// The measured answer to the light.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LightReading {
+    pub finding: LightFinding,
+    /// Frames inside the sequence at the best start.
+    pub frames: usize,
+    /// Best start of the sequence in the session's clock.
+    pub offset_ms: u64,
+    pub correlation: f32,
+    /// The correlation random sequences of the same palette reach on the same face over the
+    /// same delay search at a false-match rate of 1e-3 (`super::search`): the face follows
+    /// only above it.
+    pub chance_correlation: f32,
+    /// Whether the face was measured against the room in the same frame (global gains
+    /// cancel), rather than on its own (no room in view).
+    pub against_room: bool,
+    /// The face's gain: its answer against the room's when `against_room`.
+    pub face_gain: f32,
+    /// The margin's gain over the face's (both against the room): about 1 for a print's paper.
+    pub margin_ratio: f32,
+    /// Standard error of the margin ratio.
+    pub margin_error: f32,
+    /// Surround gain over face gain.
+    pub surround_ratio: f32,
+    /// Light added on the surround over light added on the face.
+    pub glare_ratio: f32,
+    /// Gain of the face's darker half over its brighter half.
+    pub darker_over_brighter: f32,
+    pub relief: f32,
+    /// Standard error of the relief.
+    pub relief_error: f32,
+    /// RMS log-chroma swing of the face.
+    pub swing: f32,
+}
+
+impl LightReading {
+    /// Whether the relief shows a curved face beyond doubt (two standard errors above
+    /// [`MIN_RELIEF`]): strong enough light to see depth, not only nearness.
+    pub fn confirms_depth(&self) -> bool {
+        self.finding == LightFinding::Follows && self.relief - 2.0 * self.relief_error >= MIN_RELIEF
+    }
+
+    /// Whether the face followed the sequence as a near surface that reflects the light,
+    /// without even the mark of a glare ([`GLARE_MARK`]): what a near live face shows in any
+    /// light the check can judge, and what a replaying screen's glass does not.
+    pub fn follows_without_glare(&self) -> bool {
+        self.finding == LightFinding::Follows && self.darker_over_brighter < GLARE_MARK
+    }
+
+    /// A reading for a session that could not measure (nothing shown, too few frames).
+    pub fn unmeasured(finding: LightFinding) -> Self {
+        Self {
+            finding,
+            frames: 0,
+            offset_ms: 0,
+            correlation: f32::NAN,
+            chance_correlation: f32::NAN,
+            against_room: false,
+            face_gain: f32::NAN,
+            margin_ratio: f32::NAN,
+            margin_error: f32::NAN,
+            surround_ratio: f32::NAN,
+            glare_ratio: f32::NAN,
+            darker_over_brighter: f32::NAN,
+            relief: f32::NAN,
+            relief_error: f32::NAN,
+            swing: f32::NAN,
+        }
+    }
+
+    /// In words and numbers, for the layer's reason.
+    pub fn describe(&self) -> String {
+        format!(
+            "light {:?}: correlation {:.2} (chance {:.2}) over {} frames at {} ms, face gain {:.3} against the {}, margin {:.2} ± {:.2}, surround {:.2} (glare {:.2}), darker/brighter {:.2}, relief {:.2} ± {:.2}, swing {:.3}",
+            self.finding,
+            self.correlation,
+            self.chance_correlation,
+            self.frames,
+            self.offset_ms,
+            self.face_gain,
+            if self.against_room { "room" } else { "frame" },
+            self.margin_ratio,
+            self.margin_error,
+            self.surround_ratio,
+            self.glare_ratio,
+            self.darker_over_brighter,
+            self.relief,
+            self.relief_error,
+            self.swing
+        )
+    }
+}
