@@ -71,7 +71,10 @@ fn each_rendering_camera_gets_its_verdict_over_the_websocket() {
     let cameras: [(&str, Scene, f32, &str); 6] = [
         ("live face", Scene::LiveFace, 0.2, "pass"),
         ("replay on a screen", Scene::ScreenReplay, 0.3, "fail"),
-        ("print", Scene::Print, 0.3, "fail"),
+        // the print scene renders paper's even answer over live footage whose head moves
+        // with parallax: the light says flat, the motion layer saw a head, and layers that
+        // disagree end in `retry` (`conflicting_evidence`), never `fail` (issue 39)
+        ("print", Scene::Print, 0.3, "retry"),
         ("injected, tinted in sync", Scene::TintedStream, 0.3, "fail"),
         (
             "another session's sequence",
@@ -86,7 +89,7 @@ fn each_rendering_camera_gets_its_verdict_over_the_websocket() {
         let (verdict, guidance, messages) =
             session_through(&server, &key, &mut camera, live::FrameTiming::Stamped);
         assert_eq!(verdict, expected, "{name}: {messages:?}");
-        if expected == "retry" {
+        if name == "injected, no answer" {
             assert!(
                 guidance.iter().any(|g| g == "more_screen_light"),
                 "{name}: {guidance:?}"
