@@ -85,9 +85,10 @@ fn every_video_passes_in_passive_mode() {
     println!("{summary:?}");
     // docs/accuracy.md reports 21 live passive sessions
     assert_eq!(summary.sessions, 21, "live passive sessions");
-    // measured: 20 of 21 pass and none fails. The one `retry` is expressions-woman-2 from its
-    // start at a ratio of 0.05: the anti-spoof model, judging the second after the colours
-    // (it skips the lit frames), is in doubt there (median 0.145 over 10 frames)
+    // measured: 16 of 21 pass and none fails (2026-11-26). Since issue 39 a match to the
+    // light must beat what other sessions' sequences reach at a false-match rate of 1e-3, and
+    // weak answers at the low ratios end in `retry` (`no_light_response`), never `fail`; before
+    // that bar 20 of 21 passed (docs/accuracy.md)
     let failed: Vec<_> = outcomes
         .iter()
         .filter(|o| o.report.verdict == Verdict::Fail)
@@ -95,7 +96,7 @@ fn every_video_passes_in_passive_mode() {
         .collect();
     assert!(failed.is_empty(), "live sessions failed: {failed:?}");
     assert!(
-        summary.pass >= 20,
+        summary.pass >= 16,
         "{} of 21 live sessions passed",
         summary.pass
     );
