@@ -144,7 +144,7 @@ async function visit(label) {
 /**
  * A camera fed by the test: a canvas stream that plays labelled frames per challenge (the
  * neutral segment in a loop otherwise). With `light`, it is the rendering camera of
- * `liveness_engine::light_camera` in JavaScript: it reads the colour the page shows around the
+ * `liveness_rig::light_camera` in JavaScript: it reads the colour the page shows around the
  * oval (`body[data-light]`), and renders the light that colour throws on a live face, `delay_ms`
  * later: a soft ellipse on the engine's face box of each frame (`boxes`), shaded as a rounded
  * surface, a weak spill on the background, screen-to-ambient ratio `ratio`, sensor noise.

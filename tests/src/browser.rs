@@ -197,7 +197,7 @@ pub fn assert_light_sequence_shown(report: &serde_json::Value) {
 /// by the returned guard), played in a loop, with the engine's face box of every frame, so
 /// the page's canvas camera renders the light of the colours the page shows at
 /// screen-to-ambient `ratio`, 150 ms after they are shown (the same model as
-/// `liveness_engine::light_camera`). `segments` adds labelled action segments (active mode).
+/// `liveness_rig::light_camera`). `segments` adds labelled action segments (active mode).
 pub fn lit_canvas_camera(
     video: &str,
     start_s: f32,

@@ -12,7 +12,7 @@ use tungstenite::{Message, WebSocket};
 use liveness_engine::Illumination;
 use liveness_engine::capture_time;
 use liveness_engine::illumination::{PALETTE, ScreenColor};
-use liveness_engine::light_camera::{LightCamera, Scene};
+use liveness_rig::light_camera::{LightCamera, Scene};
 
 pub use crate::footage::{labelled_frames, video_frames, with_sensor_noise};
 
@@ -135,7 +135,7 @@ impl ReadyClock {
 
 /// A person in front of the page, filmed by the rendering camera: like [`stream`], but each
 /// frame is captured through `camera`, which renders the light of the colours the page shows
-/// once the `illumination` message arrives (`liveness_engine::light_camera`). Times are the
+/// once the `illumination` message arrives (`liveness_rig::light_camera`). Times are the
 /// camera's, from the start of the call. Frames carry their capture time
 /// ([`FrameTiming::Stamped`]).
 pub fn stream_lit(

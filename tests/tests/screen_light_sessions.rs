@@ -4,7 +4,7 @@
 //! screen, a print, an injected stream tinted in sync and a face answering another session's
 //! sequence fail; an injected stream that does not answer ends in `retry` with the
 //! `more_screen_light` guidance. The light is simulated on real footage
-//! (`liveness_engine::light_camera`). No message reveals a layer score.
+//! (`liveness_rig::light_camera`). No message reveals a layer score.
 
 use std::time::Duration;
 
@@ -13,7 +13,7 @@ use facegate_blackbox_tests::{
     create_key, create_managed_session, engine, id_and_token, start_server,
 };
 use liveness_engine::Illumination;
-use liveness_engine::light_camera::{LightCamera, Scene};
+use liveness_rig::light_camera::{LightCamera, Scene};
 use rand::SeedableRng;
 use serde_json::json;
 

@@ -7,7 +7,7 @@ use clap::Subcommand;
 use face_engine::evaluation::{embed_identity_set, pair_scores, verification_report};
 use face_engine::{DetectOptions, FaceEngine, Image};
 use liveness_engine::SessionMode;
-use liveness_engine::camera_model::CameraFamily;
+use liveness_rig::camera_model::CameraFamily;
 use rayon::prelude::*;
 
 use crate::settings::Settings;
@@ -46,7 +46,7 @@ pub enum EvalCommand {
     },
 }
 
-/// `--camera` values (`liveness_engine::camera_model::CameraFamily`).
+/// `--camera` values (`liveness_rig::camera_model::CameraFamily`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum CameraArg {
     Reference,
@@ -73,7 +73,7 @@ impl CameraArg {
     }
 }
 
-/// `--light-scene` values (`liveness_engine::light_camera::Scene`).
+/// `--light-scene` values (`liveness_rig::light_camera::Scene`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum LightSceneArg {
     LiveFace,

@@ -6,23 +6,23 @@
 //! randomly drawn challenge with the matching segment. Without labels the recording is played
 //! in order, as an attacker replaying a video would.
 //!
-//! With `--light-ratio`, a rendering camera (`liveness_engine::light_camera`) renders the
+//! With `--light-ratio`, a rendering camera (`liveness_rig::light_camera`) renders the
 //! light of each session's colour sequence onto the frames, as `--light-scene` would answer
 //! it; the results then come from simulation. Without it the light check is off. With
 //! `--camera` other than `reference`, each recording draws its camera from the family
-//! (`liveness_engine::camera_model`) with the seed.
+//! (`liveness_rig::camera_model`) with the seed.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use face_engine::FaceEngine;
-use liveness_engine::camera_model::{CameraFamily, CameraModel};
-use liveness_engine::light_camera::{LightCamera, Scene};
-use liveness_engine::replay::{
+use liveness_engine::{Illumination, LivenessConfig, LivenessSession, SessionMode};
+use liveness_rig::camera_model::{CameraFamily, CameraModel};
+use liveness_rig::light_camera::{LightCamera, Scene};
+use liveness_rig::replay::{
     ClassSummary, Recording, ReplayOutcome, SegmentLabels, is_jpeg, replay_in_order,
     replay_scripted,
 };
-use liveness_engine::{Illumination, LivenessConfig, LivenessSession, SessionMode};
 use rand::SeedableRng;
 
 use crate::eval::LightSceneArg;

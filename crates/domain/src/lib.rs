@@ -19,7 +19,7 @@ pub use reasons::{PortraitRequirement, ReasonAction, ReasonCode};
 pub use session::{FaceMatch, Session, SessionKind, SessionMode, SessionStatus};
 pub use tenant::{ApiKey, Tenant};
 pub use vector::{SearchHit, VectorIndex};
-pub use verdict::{Verdict, VerdictThresholds};
+pub use verdict::{PASS_CONFIDENCE, RETRY_CONFIDENCE, Verdict, VerdictThresholds};
 pub use webhook::{DeliveryStatus, WebhookAttempt, WebhookDelivery};
 
 /// Milliseconds since the Unix epoch; every stored timestamp uses it.

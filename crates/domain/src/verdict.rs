@@ -13,6 +13,11 @@ pub enum Verdict {
     Fail,
 }
 
+/// The spec's confidence at and above which a session passes.
+pub const PASS_CONFIDENCE: f32 = 0.70;
+/// The spec's confidence at and above which a session that does not pass gets `retry`.
+pub const RETRY_CONFIDENCE: f32 = 0.45;
+
 /// Confidence cut-offs of the verdict (the spec's values by default).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct VerdictThresholds {
@@ -23,8 +28,8 @@ pub struct VerdictThresholds {
 impl Default for VerdictThresholds {
     fn default() -> Self {
         Self {
-            pass: 0.70,
-            retry: 0.45,
+            pass: PASS_CONFIDENCE,
+            retry: RETRY_CONFIDENCE,
         }
     }
 }

@@ -13,9 +13,9 @@ use face_engine::geometry::Affine;
 use face_engine::{FaceEngine, Image};
 use facegate_liveness_engine::illumination::sample::LightSample;
 use facegate_liveness_engine::illumination::{Illumination, reading};
+use facegate_liveness_engine::motion::parallax::{self, FacePatch};
+use facegate_liveness_engine::motion::room::{self, RoomPatch};
 use facegate_liveness_engine::observation::{Analysis, observe};
-use facegate_liveness_engine::parallax::{self, FacePatch};
-use facegate_liveness_engine::room::{self, RoomPatch};
 use rand::SeedableRng;
 
 fn webcam_frame(at: &str) -> Vec<u8> {

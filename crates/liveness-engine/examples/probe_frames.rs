@@ -7,8 +7,8 @@ use std::path::Path;
 use face_engine::{FaceEngine, Image};
 use facegate_liveness_engine::layers::motion;
 use facegate_liveness_engine::observation::{Analysis, observe};
-use facegate_liveness_engine::replay::Recording;
 use facegate_liveness_engine::signals::thumbnail_difference;
+use liveness_rig::replay::Recording;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();

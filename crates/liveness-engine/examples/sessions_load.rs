@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use face_engine::FaceEngine;
 use facegate_liveness_engine::mailbox::{LatestFrame, PendingFrame};
-use facegate_liveness_engine::replay::Recording;
 use facegate_liveness_engine::{LivenessConfig, LivenessSession, SessionMode};
+use liveness_rig::replay::Recording;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use face_engine::{DetectMode, DetectOptions, FaceEngine, Image};
+use facegate_liveness_engine::motion::parallax::{FacePatch, ParallaxTracker};
 use facegate_liveness_engine::observation::rigid_points_and_eye_span;
-use facegate_liveness_engine::parallax::{FacePatch, ParallaxTracker};
 use facegate_liveness_engine::signals;
 
 /// Capture time between the folder's frames, as a session analyses them (10 fps).

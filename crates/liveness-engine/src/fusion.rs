@@ -10,7 +10,7 @@
 //! that code. So a `fail` always carries a code whose action is `block`, and no live person is
 //! failed on one disputed layer. The weights and why are in docs/liveness.md.
 
-use domain::{ReasonCode, Verdict, VerdictThresholds};
+use domain::{PASS_CONFIDENCE, RETRY_CONFIDENCE, ReasonCode, Verdict, VerdictThresholds};
 use serde::Serialize;
 
 use crate::config::SessionMode;
@@ -18,13 +18,14 @@ use crate::layers::{Evidence, Layer, LayerScore};
 
 /// A layer scoring below this blocks a pass (the session gets `retry` at best).
 pub const DOUBT: f32 = 0.35;
-/// Confidence ceiling when a layer raised an attack (below the retry bar of 0.45).
+/// Confidence ceiling when a layer raised an attack (below the retry bar, `RETRY_CONFIDENCE`).
 const ATTACK_CEILING: f32 = 0.3;
-/// Confidence ceiling when a layer is in doubt or the session ended inconclusively.
-const RETRY_CEILING: f32 = 0.69;
+/// Confidence ceiling when a layer is in doubt or the session ended inconclusively: the
+/// highest reported confidence (three decimals kept, so 0.01 below) short of a pass.
+const RETRY_CEILING: f32 = PASS_CONFIDENCE - 0.01;
 /// Confidence floor of a session that ended before its flow completed (no face, timeout,
 /// too many invalid frames, stream closed) and raised no attack: the spec's `retry`.
-const RETRY_FLOOR: f32 = 0.45;
+const RETRY_FLOOR: f32 = RETRY_CONFIDENCE;
 
 /// Weight of each layer in active mode.
 pub const ACTIVE_WEIGHTS: [(Layer, f32); 5] = [

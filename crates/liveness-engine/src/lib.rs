@@ -6,26 +6,20 @@
 //! event is a [`LivenessEvent::Verdict`]; [`LivenessSession::portrait`] then gives the ICAO
 //! portrait from the best frame. No web and no storage here: the session API feeds it.
 
-pub mod camera_model;
 pub mod capture_time;
 pub mod challenge;
 mod config;
 mod error;
 mod events;
+mod evidence;
 pub mod fusion;
-pub mod homography;
 pub mod illumination;
 pub mod layers;
-pub mod light_camera;
 pub mod mailbox;
+pub mod motion;
 pub mod observation;
-pub mod parallax;
-pub mod patch;
-pub mod replay;
-pub mod room;
 mod session;
 pub mod signals;
-pub mod surround;
 
 pub use challenge::ChallengeKind;
 pub use config::{LivenessConfig, SessionMode};

@@ -9,7 +9,7 @@ use face_engine::{
 
 use crate::challenge::ActionReading;
 use crate::illumination::sample::LightSample;
-use crate::parallax::PairParallax;
+use crate::motion::parallax::PairParallax;
 use crate::signals;
 
 /// Mesh points that do not move with expressions (nose ridge, eye corners, brows, face
@@ -62,7 +62,7 @@ pub struct FaceObservation {
     /// Identity vector, on the frames the session samples for it.
     pub embedding: Option<Embedding>,
     /// Pixel planarity against the face a few frames earlier (filled by the session's
-    /// [`crate::parallax::ParallaxTracker`]).
+    /// [`crate::motion::parallax::ParallaxTracker`]).
     pub parallax: Option<PairParallax>,
     /// Mean colours of the face's regions and of the room, for the light check.
     pub light: LightSample,

@@ -12,12 +12,10 @@ use std::sync::Arc;
 use domain::{ReasonCode, Verdict};
 use face_engine::FaceEngine;
 use facegate_liveness_engine::challenge::draw_challenges;
-use facegate_liveness_engine::replay::{
-    self, ClassSummary, LabelFile, ReplayOutcome, replay_scripted,
-};
 use facegate_liveness_engine::{
     ChallengeKind, LivenessConfig, LivenessSession, SessionMode, VerdictReport,
 };
+use liveness_rig::replay::{self, ClassSummary, LabelFile, ReplayOutcome, replay_scripted};
 use rand::SeedableRng;
 
 use common::{FPS, engine, lit, load_rgb, testdata, video, warped_photo_frames};

@@ -7,18 +7,19 @@
 //! sheets, replays, tinted and unanswering streams, another session's sequence and the unlit
 //! face swaps never pass.
 //!
-//! `cargo test -p facegate-liveness-engine --release --test camera_family -- --ignored
-//! --nocapture` prints both halves family by family, each family also held out of the families
-//! the session draws from (leave one model out), for docs/accuracy.md.
+//! CI runs one session per class; `cargo test -p facegate-liveness-engine --release --test
+//! camera_family -- --ignored --nocapture` runs the whole held-back sweep, and prints both
+//! halves family by family, each family also held out of the families the session draws
+//! from (leave one model out), for docs/accuracy.md.
 
 mod common;
 
 use std::collections::BTreeMap;
 
 use domain::Verdict;
-use facegate_liveness_engine::camera_model::CameraFamily;
-use facegate_liveness_engine::light_camera::Scene;
 use facegate_liveness_engine::{Illumination, LightReading, SessionMode, VerdictReport};
+use liveness_rig::camera_model::CameraFamily;
+use liveness_rig::light_camera::Scene;
 use rand::{Rng, SeedableRng};
 
 use common::eval_attacks::attack_cases;
@@ -231,7 +232,25 @@ fn assert_no_live_fail_and_no_attack_pass(runs: &[FamilyRun]) {
     assert!(passed.is_empty(), "attacks passed: {passed:?}");
 }
 
+/// CI's share of the sweep below: the first session of each class (live clips, face-swap
+/// pairs' halves, each attack), each through the camera and at the ratio the sweep draws for
+/// it.
 #[test]
+fn held_back_sample_under_drawn_cameras_fails_no_live_person_and_passes_no_attack() {
+    let mut seen = std::collections::BTreeSet::new();
+    let jobs: Vec<Job> = jobs(Half::HeldBack)
+        .into_iter()
+        .filter(|job| seen.insert(job.label.clone()))
+        .collect();
+    assert!(jobs.len() >= 10, "classes in the sample: {}", jobs.len());
+    let runs = in_parallel(&jobs, |job| run(job, &CameraFamily::ALL, "family"));
+    print_runs("held-back sample, every family", &runs);
+    assert_no_live_fail_and_no_attack_pass(&runs);
+}
+
+/// The whole held-back half (about 7 minutes on 2 vCPU), every family drawn.
+#[test]
+#[ignore = "the held-back sweep under every family (about 7 minutes on 2 vCPU); its CI sample runs above"]
 fn held_back_live_people_are_never_failed_and_no_attack_passes_under_any_camera() {
     let jobs = jobs(Half::HeldBack);
     let runs = in_parallel(&jobs, |job| run(job, &CameraFamily::ALL, "family"));

@@ -8,11 +8,9 @@ mod common;
 
 use domain::Verdict;
 use facegate_liveness_engine::challenge::draw_challenges_from;
-use facegate_liveness_engine::light_camera::{LightCamera, Scene};
-use facegate_liveness_engine::replay::{
-    self, ClassSummary, LabelFile, ReplayOutcome, replay_scripted,
-};
 use facegate_liveness_engine::{ChallengeKind, LivenessConfig, LivenessSession, SessionMode};
+use liveness_rig::light_camera::{LightCamera, Scene};
+use liveness_rig::replay::{self, ClassSummary, LabelFile, ReplayOutcome, replay_scripted};
 use rand::SeedableRng;
 
 use common::{FPS, VIDEOS, engine, in_parallel, lit, video};

@@ -9,9 +9,9 @@
 mod common;
 
 use domain::Verdict;
-use facegate_liveness_engine::light_camera::Scene;
 use facegate_liveness_engine::mailbox::{LatestFrame, PendingFrame, TakenFrame};
 use facegate_liveness_engine::{LightFinding, LightReading, SessionMode, VerdictReport};
+use liveness_rig::light_camera::Scene;
 use rand::Rng;
 
 use common::eval_frames::case_rng;

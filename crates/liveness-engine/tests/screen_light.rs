@@ -11,10 +11,10 @@ mod common;
 use std::collections::BTreeMap;
 
 use domain::{ReasonCode, Verdict};
-use facegate_liveness_engine::light_camera::Scene;
 use facegate_liveness_engine::{
     Guidance, Illumination, LightFinding, LightReading, LivenessEvent, SessionMode, VerdictReport,
 };
+use liveness_rig::light_camera::Scene;
 use rand::{Rng, SeedableRng};
 
 use common::eval_attacks::attack_cases;
@@ -163,9 +163,18 @@ const PRINT_CLASSES: [&str; 5] = [
 /// sync and a face answering another session's sequence, each on the half's live footage;
 /// and a print on the half's printed-photo attacks.
 fn evaluate(half: Half, ratios: &[f32], attack_ratios: &[f32], mode: SessionMode) -> Vec<LitRun> {
+    run_jobs(&lit_jobs(half, ratios, attack_ratios, mode), mode)
+}
+
+/// A session to run: the case, its label (class and ratio), the attack camera if any, the
+/// ratio.
+type LitJob = (Case, String, Option<&'static str>, f32);
+
+/// The sessions [`evaluate`] runs, in order.
+fn lit_jobs(half: Half, ratios: &[f32], attack_ratios: &[f32], mode: SessionMode) -> Vec<LitJob> {
     let split = Split::standard();
     let live = live_cases(&split, half);
-    let mut jobs: Vec<(Case, String, Option<&str>, f32)> = Vec::new();
+    let mut jobs: Vec<LitJob> = Vec::new();
     for case in &live {
         for &ratio in ratios {
             jobs.push((
@@ -201,7 +210,11 @@ fn evaluate(half: Half, ratios: &[f32], attack_ratios: &[f32], mode: SessionMode
             ));
         }
     }
-    in_parallel(&jobs, |(case, label, camera, ratio)| {
+    jobs
+}
+
+fn run_jobs(jobs: &[LitJob], mode: SessionMode) -> Vec<LitRun> {
+    in_parallel(jobs, |(case, label, camera, ratio)| {
         let scene = camera.map_or(Scene::LiveFace, |c| attack_scene(c, case.name.len() as u64));
         run_lit(case, label, scene, *ratio, mode)
     })
@@ -241,15 +254,9 @@ fn expected_reasons(label: &str) -> &'static [ReasonCode] {
 
 const STILL_CAMERA_CLASSES: [&str; 3] = ["live", "live near-still", "live 320x240 10fps q50"];
 
-#[test]
-fn held_back_live_passes_in_bright_and_dim_light_and_no_light_attack_passes() {
-    let runs = evaluate(
-        Half::HeldBack,
-        &[0.05, 0.3],
-        &[0.05, 0.3],
-        SessionMode::Passive,
-    );
-    print_runs(&runs);
+/// No live session fails, no attack passes, and each attack is refused with at least one of
+/// its expected reasons.
+fn assert_no_live_fail_and_attacks_refused_for_their_reasons(runs: &[LitRun]) {
     let live_failed: Vec<_> = runs
         .iter()
         .filter(|r| r.truth == Truth::Live && r.report.verdict == Verdict::Fail)
@@ -259,6 +266,74 @@ fn held_back_live_passes_in_bright_and_dim_light_and_no_light_attack_passes() {
         live_failed.is_empty(),
         "live sessions failed: {live_failed:?}"
     );
+    let attacks_passed: Vec<_> = runs
+        .iter()
+        .filter(|r| r.truth == Truth::Attack && r.report.verdict == Verdict::Pass)
+        .map(|r| format!("{} {}", r.label, r.name))
+        .collect();
+    assert!(
+        attacks_passed.is_empty(),
+        "attacks passed: {attacks_passed:?}"
+    );
+    let unexplained: Vec<_> = runs
+        .iter()
+        .filter(|r| r.truth == Truth::Attack)
+        .filter(|r| {
+            !r.report
+                .reasons
+                .iter()
+                .any(|c| expected_reasons(&r.label).contains(c))
+        })
+        .map(|r| format!("{} {} {:?}", r.label, r.name, r.report.reasons))
+        .collect();
+    assert!(
+        unexplained.is_empty(),
+        "attacks without their expected reasons: {unexplained:?}"
+    );
+}
+
+/// CI's share of the sweep below: the first session of each label (class and ratio), each
+/// exactly as the sweep runs it. In a dim room (0.3) every live class passes.
+#[test]
+fn held_back_sample_in_bright_and_dim_light_ends_as_the_sweep_measured() {
+    let mut seen = std::collections::BTreeSet::new();
+    let jobs: Vec<LitJob> = lit_jobs(
+        Half::HeldBack,
+        &[0.05, 0.3],
+        &[0.05, 0.3],
+        SessionMode::Passive,
+    )
+    .into_iter()
+    .filter(|(_, label, _, _)| seen.insert(label.clone()))
+    .collect();
+    let runs = run_jobs(&jobs, SessionMode::Passive);
+    print_runs(&runs);
+    assert_no_live_fail_and_attacks_refused_for_their_reasons(&runs);
+    for class in STILL_CAMERA_CLASSES
+        .into_iter()
+        .chain(["live hand-held camera"])
+    {
+        let label = format!("{class} @ 0.3");
+        let run = runs
+            .iter()
+            .find(|r| r.label == label)
+            .unwrap_or_else(|| panic!("{label} in the sample"));
+        assert_eq!(run.report.verdict, Verdict::Pass, "{label} {}", run.name);
+    }
+}
+
+/// The whole held-back half at both ratios (15-30 minutes on 2 vCPU).
+#[test]
+#[ignore = "the held-back sweep at 0.05 and 0.3 (15-30 minutes on 2 vCPU); its CI sample runs above"]
+fn held_back_live_passes_in_bright_and_dim_light_and_no_light_attack_passes() {
+    let runs = evaluate(
+        Half::HeldBack,
+        &[0.05, 0.3],
+        &[0.05, 0.3],
+        SessionMode::Passive,
+    );
+    print_runs(&runs);
+    assert_no_live_fail_and_attacks_refused_for_their_reasons(&runs);
     let passed_of = |class: &str, ratio: f32| {
         let label = format!("{class} @ {ratio}");
         let runs: Vec<&LitRun> = runs.iter().filter(|r| r.label == label).collect();
@@ -292,30 +367,6 @@ fn held_back_live_passes_in_bright_and_dim_light_and_no_light_attack_passes() {
         let (passed, _) = passed_of(class, 0.05);
         assert!(passed >= at_least, "{class} @ 0.05: {passed} passed");
     }
-    let attacks_passed: Vec<_> = runs
-        .iter()
-        .filter(|r| r.truth == Truth::Attack && r.report.verdict == Verdict::Pass)
-        .map(|r| format!("{} {}", r.label, r.name))
-        .collect();
-    assert!(
-        attacks_passed.is_empty(),
-        "attacks passed: {attacks_passed:?}"
-    );
-    let unexplained: Vec<_> = runs
-        .iter()
-        .filter(|r| r.truth == Truth::Attack)
-        .filter(|r| {
-            !r.report
-                .reasons
-                .iter()
-                .any(|c| expected_reasons(&r.label).contains(c))
-        })
-        .map(|r| format!("{} {} {:?}", r.label, r.name, r.report.reasons))
-        .collect();
-    assert!(
-        unexplained.is_empty(),
-        "attacks without their expected reasons: {unexplained:?}"
-    );
 }
 
 #[test]

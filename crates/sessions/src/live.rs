@@ -354,7 +354,7 @@ impl Live {
             }
             Err(storage::StorageError::Domain(_)) => {
                 self.sink.send(ClientMessage::Error {
-                    code: "already_completed",
+                    code: "session_completed",
                     message: "this session already has a verdict".into(),
                 });
                 self.sink.end(StreamEnd::Completed);

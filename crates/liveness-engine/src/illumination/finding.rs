@@ -2,7 +2,7 @@
 //! and the measured answer behind it.
 
 use super::reading::{GLARE_MARK, MIN_RELIEF};
-use crate::layers::Evidence;
+use crate::evidence::Evidence;
 
 /// What the light check found, for the verdict's reasons and the guidance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

@@ -61,7 +61,7 @@ use super::fit::{chroma, swing_of};
 use super::regions::{Gains, Lit, contrast_with_error, median_pixels};
 use super::sample::{LightSample, luminance};
 use super::search::{self, MIN_FRAMES};
-use crate::layers::Evidence;
+use crate::evidence::Evidence;
 
 pub use super::finding::{LightFinding, LightReading};
 

@@ -34,6 +34,19 @@ use crate::signals::thumbnail_difference;
 
 /// Face thumbnails closer than this (mean absolute grey levels) count as the same frame.
 pub const FROZEN_DIFF: f32 = 0.4;
+/// Share of consecutive face pairs frozen (within [`FROZEN_DIFF`]) above which the stream is
+/// taken for a still image sent to the socket. Live footage of the evaluation set freezes in
+/// none of its pairs (held_back's printout: `frozen 0/53`); a still photo with no fresh noise
+/// freezes in all of them. Half leaves a wide margin for a camera that drops to a still frame
+/// for a moment.
+pub const FROZEN_ATTACK_SHARE: f32 = 0.5;
+/// Share of received frames whose bytes repeat the previous frame's above which the stream is
+/// taken for a program resending one image. A camera's sensor noise never repeats bytes
+/// (held_back's printout: `repeated bytes 0/107` on live footage).
+pub const REPEATED_ATTACK_SHARE: f32 = 0.3;
+/// Timing score of a stream whose timestamps went backwards (a program assembled it): it
+/// lowers the layer without failing it, as one reordered frame can be a client's bug.
+const OUT_OF_ORDER_SCORE: f32 = 0.3;
 /// Median moiré peak (log10 ratio) above which the face is taken for a filmed screen.
 pub const MOIRE_ATTACK: f32 = 3.6;
 /// Median moiré peak of a clean live face (upper end).
@@ -127,7 +140,7 @@ fn stream_signals(frames: &[FrameObservation], timing: &StreamTiming) -> LayerSc
          moiré {moire:.2}, boundary {boundary:.2}, identity jitter {jitter:.3}",
         timing.repeated_bytes, timing.received, timing.out_of_order
     );
-    if frozen_share > 0.5 || repeated_share > 0.3 {
+    if frozen_share > FROZEN_ATTACK_SHARE || repeated_share > REPEATED_ATTACK_SHARE {
         return LayerScore::attack(
             Layer::DeepfakeInjection,
             ReasonCode::InjectionSuspected,
@@ -141,7 +154,11 @@ fn stream_signals(frames: &[FrameObservation], timing: &StreamTiming) -> LayerSc
             reason,
         );
     }
-    let timing_score = if timing.out_of_order == 0 { 1.0 } else { 0.3 };
+    let timing_score = if timing.out_of_order == 0 {
+        1.0
+    } else {
+        OUT_OF_ORDER_SCORE
+    };
     let stillness_score = 1.0 - frozen_share * 2.0;
     let screen_score = 1.0 - ramp(moire, MOIRE_LIVE, MOIRE_ATTACK);
     let boundary_score = ramp(boundary, 0.02, 0.10);

@@ -13,6 +13,7 @@ pub mod motion;
 use domain::ReasonCode;
 use serde::Serialize;
 
+pub use crate::evidence::Evidence;
 use crate::observation::{FaceObservation, FrameObservation};
 
 /// The layers, in the order the verdict lists them.
@@ -24,19 +25,6 @@ pub enum Layer {
     DeepfakeInjection,
     FaceConsistency,
     Motion,
-}
-
-/// What a layer's finding rests on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Evidence {
-    /// The layer measured something; its score says how live it looked.
-    Measured,
-    /// A clear attack signal: fails the session whatever the other layers say.
-    Attack,
-    /// The layer could not judge (too little motion, too dark, too few frames). It is left
-    /// out of the weighted mean and keeps the session from passing: `retry`, never `fail`.
-    None,
 }
 
 /// One layer's finding.
@@ -138,7 +126,7 @@ pub(crate) fn faces(frames: &[FrameObservation]) -> impl Iterator<Item = &FaceOb
 }
 
 /// The value at quantile `q` (0..1) of `values` (sorted in place); NaN when empty.
-pub(crate) fn quantile(values: &mut [f32], q: f32) -> f32 {
+pub fn quantile(values: &mut [f32], q: f32) -> f32 {
     if values.is_empty() {
         return f32::NAN;
     }

@@ -4,11 +4,11 @@
 //!
 //! Landmarks cannot measure this (the mesh network draws a 3-D face even on a tilted photo),
 //! so the session tracks textured face pixels between frames at least 300 ms apart by
-//! capture time (`parallax.rs`) and fits a homography to the tracks. The residual no plane
+//! capture time (`motion/parallax.rs`) and fits a homography to the tracks. The residual no plane
 //! explains (*off-plane*, in eye spans) is matching noise for a photo and noise plus parallax,
 //! expression and shading change for a face.
 //!
-//! The face's surroundings give a second, independent test (`surround.rs`): a photo carries
+//! The face's surroundings give a second, independent test (`motion/surround.rs`): a photo carries
 //! its surroundings with it, so ring blocks around the face move with the face's plane; around
 //! a live head the room stays put (or, when the camera moves, the head still moves on its own
 //! now and then). Measured share of decisive ring blocks that moved with the face: live
@@ -28,7 +28,7 @@
 //! Surroundings moving with the face (share at least [`SURROUND_ATTACK`] over at least
 //! [`MIN_SURROUND_PAIRS`] pairs) were attack evidence until issue 29; a hand-held
 //! camera does the same to a live face, so now they only withhold the layer's evidence, and
-//! only while the far room, the frame's outer band, is seen to stay (`room.rs`): when the room
+//! only while the far room, the frame's outer band, is seen to stay (`motion/room.rs`): when the room
 //! moves too, the camera moved, and the screen's light decides.
 //! No evidence: fewer than [`MIN_MOVING_PAIRS`] moving pairs, or pixels tracked in fewer than
 //! [`MIN_TRACKED_SHARE`] of the faces (tracking noise is not depth), or a face that swayed at
@@ -48,10 +48,10 @@
 use domain::ReasonCode;
 
 use super::{Evidence, Layer, LayerScore, faces, quantile, ramp};
-use crate::homography::rms_distance;
 use crate::illumination::reading::{LightFinding, LightReading};
+use crate::motion::homography::rms_distance;
+use crate::motion::parallax::PairParallax;
 use crate::observation::{FaceObservation, FrameObservation};
-use crate::parallax::PairParallax;
 
 /// Similarity residual (in eye spans) from which a pair counts as changing shape.
 pub const SHAPE_CHANGE: f32 = 0.01;
@@ -133,7 +133,7 @@ pub struct MotionSummary {
     pub surround_stayed: usize,
     /// Pairs with at least [`DECISIVE_PAIR`] decisive ring blocks.
     pub surround_pairs: usize,
-    /// Pairs with at least [`ROOM_DECISIVE_PAIR`] decisive room blocks (`room.rs`).
+    /// Pairs with at least [`ROOM_DECISIVE_PAIR`] decisive room blocks (`motion/room.rs`).
     pub room_pairs: usize,
     /// Of those, pairs where at least [`ROOM_MOVED_BLOCKS`] of the decisive room blocks
     /// shifted.
@@ -313,7 +313,7 @@ pub fn summarise(frames: &[FrameObservation]) -> MotionSummary {
 /// little to judge (a still person) is not held against the session: the layer scores
 /// [`NEUTRAL_WITH_LIGHT`]. So is a face that swayed without parallax, or whose surroundings
 /// moved with it, when the camera itself moved or the room is too plain to tell (a hand-held
-/// phone: `room.rs`). Only where the room was seen to stay ([`MotionSummary::room_stayed`]: a
+/// phone: `motion/room.rs`). Only where the room was seen to stay ([`MotionSummary::room_stayed`]: a
 /// camera standing still, so a photo card moved before it) is such a face let go just when the
 /// light confirmed a curved face ([`LightReading::confirms_depth`]); in weaker light it keeps
 /// the session from passing (`retry`).

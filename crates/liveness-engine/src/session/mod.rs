@@ -26,8 +26,8 @@ use crate::illumination::reading::LightReading;
 use crate::illumination::sample::LightSample;
 use crate::layers;
 use crate::mailbox::TakenFrame;
+use crate::motion::parallax::{FacePatch, ParallaxTracker};
 use crate::observation::{Analysis, FrameObservation, observe, observe_action};
-use crate::parallax::{FacePatch, ParallaxTracker};
 
 use intake::{Admission, FrameIntake};
 pub use light::LightCheck;

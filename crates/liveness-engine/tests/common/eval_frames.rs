@@ -5,7 +5,7 @@
 //! never a flat colour. Frames are JPEGs at [`super::FPS`] unless a case says otherwise.
 
 use face_engine::geometry::{BoundingBox, Point};
-use facegate_liveness_engine::homography::Homography;
+use facegate_liveness_engine::motion::homography::Homography;
 use image::imageops::{self, FilterType};
 use image::{Rgb, RgbImage};
 use rand::rngs::StdRng;

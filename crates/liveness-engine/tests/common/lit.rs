@@ -2,11 +2,11 @@
 //! puts in front of the screen's light, and the screen-to-ambient ratios it is rendered at.
 //! Everything measured through it is simulated light on real footage (docs/accuracy.md).
 
-use facegate_liveness_engine::camera_model::{CameraFamily, CameraModel};
-use facegate_liveness_engine::light_camera::{LightCamera, Scene};
 use facegate_liveness_engine::{
     Illumination, LightCheck, LivenessConfig, LivenessSession, SessionMode,
 };
+use liveness_rig::camera_model::{CameraFamily, CameraModel};
+use liveness_rig::light_camera::{LightCamera, Scene};
 use rand::SeedableRng;
 
 use super::engine;

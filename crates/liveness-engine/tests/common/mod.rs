@@ -16,9 +16,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use face_engine::FaceEngine;
 use face_engine::geometry::Point;
-use facegate_liveness_engine::homography::Homography;
-use facegate_liveness_engine::replay::Recording;
+use facegate_liveness_engine::motion::homography::Homography;
 use image::{Rgb, RgbImage};
+use liveness_rig::replay::Recording;
 use rand::{Rng, RngCore};
 
 pub const FPS: f32 = 15.0;

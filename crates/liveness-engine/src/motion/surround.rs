@@ -12,8 +12,8 @@
 
 use face_engine::geometry::Point;
 
-use crate::homography::Homography;
-use crate::patch::{FACE_HALF, GreyPatch, ssd};
+use super::homography::Homography;
+use super::patch::{FACE_HALF, GreyPatch, decisive, ssd, textured_blocks};
 
 /// Side of the surround patch in patch pixels.
 pub const SURROUND_SIDE: usize = 256;
@@ -25,12 +25,8 @@ const INNER: f32 = FACE_HALF / SURROUND_HALF;
 const GRID_STEP: usize = 5;
 /// The most textured candidates tested per pair.
 const RING_POINTS: usize = 80;
-/// Mean squared grey gradient below which a block is too flat to match (a wall, a blur).
-const MIN_TEXTURE: f32 = 6.0;
 /// Predictions closer than this (patch pixels) cannot be told apart by a ±1 px search.
 const MIN_SEPARATION: f32 = 3.0;
-/// The losing hypothesis must match at least this much worse than the winner.
-const DECISIVE_RATIO: f32 = 1.5;
 
 /// The decisive ring blocks of one frame pair.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -47,23 +43,12 @@ pub fn classify(a: &GreyPatch, b: &GreyPatch, face_motion: &Homography) -> Surro
     let side = a.side();
     let centre = side as f32 / 2.0;
     let inner = INNER * centre;
-    let texture = a.texture_map();
-    let mut candidates: Vec<(f32, i32, i32)> = Vec::new();
-    for v in (0..side).step_by(GRID_STEP) {
-        for u in (0..side).step_by(GRID_STEP) {
-            let off_centre = (u as f32 - centre).abs().max((v as f32 - centre).abs());
-            if off_centre <= inner || !a.holds_block(u, v) || !a.block_in_image(u, v) {
-                continue;
-            }
-            let energy = texture.at(u, v);
-            if energy >= MIN_TEXTURE {
-                candidates.push((energy, u, v));
-            }
-        }
-    }
-    candidates.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let blocks = textured_blocks(a, (0, side), GRID_STEP, RING_POINTS, |u, v| {
+        let off_centre = (u as f32 - centre).abs().max((v as f32 - centre).abs());
+        off_centre > inner && a.holds_block(u, v) && a.block_in_image(u, v)
+    });
     let mut motion = SurroundMotion::default();
-    for &(_, u, v) in candidates.iter().take(RING_POINTS) {
+    for (u, v) in blocks {
         let here = a.to_image(u as f32, v as f32);
         let with_face = b.to_patch(face_motion.apply(here));
         let stayed = b.to_patch(here);
@@ -78,9 +63,9 @@ pub fn classify(a: &GreyPatch, b: &GreyPatch, face_motion: &Homography) -> Surro
         ) else {
             continue;
         };
-        if cost_face * DECISIVE_RATIO < cost_stay {
+        if decisive(cost_face, cost_stay) {
             motion.with_face += 1;
-        } else if cost_stay * DECISIVE_RATIO < cost_face {
+        } else if decisive(cost_stay, cost_face) {
             motion.stayed += 1;
         }
     }

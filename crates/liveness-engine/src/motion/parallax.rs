@@ -11,10 +11,10 @@ use std::collections::VecDeque;
 use face_engine::geometry::{Affine, BoundingBox, Point};
 use image::RgbImage;
 
-use crate::homography::{Homography, residuals};
-use crate::patch::{BLOCK, FACE_HALF, GreyPatch, ssd, ssd_row};
-use crate::room::{self, RoomMotion, RoomPatch};
-use crate::surround::{self, SURROUND_HALF, SURROUND_SIDE, SurroundMotion};
+use crate::motion::homography::{Homography, residuals};
+use crate::motion::patch::{BLOCK, FACE_HALF, GreyPatch, ssd, ssd_row};
+use crate::motion::room::{self, RoomMotion, RoomPatch};
+use crate::motion::surround::{self, SURROUND_HALF, SURROUND_SIDE, SurroundMotion};
 
 /// Side of the face patch kept for the next frames' comparisons. 160 px keeps a 640×480
 /// frame's face near full resolution: at 96 px the matching noise of a flat photo (0.0026–
@@ -249,8 +249,8 @@ mod surround_tests {
     use image::{Rgb, RgbImage};
 
     use super::FacePatch;
-    use crate::homography::Homography;
-    use crate::surround::{SurroundMotion, classify};
+    use crate::motion::homography::Homography;
+    use crate::motion::surround::{SurroundMotion, classify};
 
     /// The surround classification on captured patches (kept here: the patches are this
     /// module's). A textured 640×480 frame whose face box (200..320, 160..280) content is shifted by

@@ -1,6 +1,9 @@
 //! Grey pixel patches cut from a frame and the block-matching primitives the motion
 //! measures share: texture energy, sum of squared differences (one block, or a row of
-//! neighbouring candidates at once), and the mapping between patch and image coordinates.
+//! neighbouring candidates at once), the mapping between patch and image coordinates, and the
+//! one block test of the surround and room measures: which blocks are textured enough to
+//! match ([`textured_blocks`]) and when one match beats another clearly enough to count
+//! ([`decisive`]).
 
 use face_engine::geometry::{BoundingBox, Point};
 use image::RgbImage;
@@ -12,6 +15,49 @@ pub const BLOCK: i32 = 6;
 /// Half-size of the face square, in face-box sides (the face patch; the surround patch is
 /// twice as wide).
 pub const FACE_HALF: f32 = 0.6;
+
+/// Mean squared grey gradient below which a block is too flat to match (a wall, a blur).
+pub const MIN_TEXTURE: f32 = 6.0;
+/// A block counts for one hypothesis only when the other matches at least this much worse
+/// (noise, flat walls and occluded blocks abstain).
+pub const DECISIVE_RATIO: f32 = 1.5;
+
+/// Whether a block matching the winning hypothesis at cost `winner` beats the losing one at
+/// cost `loser` decisively.
+pub fn decisive(winner: f32, loser: f32) -> bool {
+    winner * DECISIVE_RATIO < loser
+}
+
+/// The block centres of `patch` on a grid of `step` patch pixels from `start` to `end`
+/// (exclusive, both axes) that `admit` lets through and that are textured enough to match
+/// ([`MIN_TEXTURE`]): the `take` most textured, most textured first (ties in grid order).
+pub fn textured_blocks(
+    patch: &GreyPatch,
+    (start, end): (i32, i32),
+    step: usize,
+    take: usize,
+    admit: impl Fn(i32, i32) -> bool,
+) -> Vec<(i32, i32)> {
+    let texture = patch.texture_map();
+    let mut candidates: Vec<(f32, i32, i32)> = Vec::new();
+    for v in (start..end).step_by(step) {
+        for u in (start..end).step_by(step) {
+            if !admit(u, v) {
+                continue;
+            }
+            let energy = texture.at(u, v);
+            if energy >= MIN_TEXTURE {
+                candidates.push((energy, u, v));
+            }
+        }
+    }
+    candidates.sort_by(|x, y| y.0.total_cmp(&x.0));
+    candidates
+        .into_iter()
+        .take(take)
+        .map(|(_, u, v)| (u, v))
+        .collect()
+}
 
 /// A square grey patch of a frame, with its place in the image.
 #[derive(Debug, Clone)]

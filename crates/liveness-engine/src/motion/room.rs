@@ -15,7 +15,7 @@
 use face_engine::geometry::{BoundingBox, Point};
 use image::RgbImage;
 
-use crate::patch::{BLOCK, GreyPatch, ssd, ssd_row};
+use super::patch::{BLOCK, GreyPatch, decisive, ssd, ssd_row, textured_blocks};
 
 /// Side of the coarse copy of the frame: a square around the frame's centre, a fifth wider
 /// than the frame's longer side, so blocks at the frame's very edge can be searched for (the
@@ -35,14 +35,10 @@ const FACE_REACH: f32 = 0.9;
 pub const ROOM_SEARCH: i32 = 6;
 /// Shift (patch pixels) from which a block moved.
 pub const MIN_SHIFT: i32 = 2;
-/// The losing hypothesis must match at least this much worse than the winner.
-const DECISIVE_RATIO: f32 = 1.5;
 /// Spacing of the candidate block centres, in patch pixels.
 const GRID_STEP: usize = 3;
 /// The most textured candidates tested per pair.
 const ROOM_BLOCKS: usize = 40;
-/// Mean squared grey gradient below which a block is too flat to match.
-const MIN_TEXTURE: f32 = 6.0;
 
 /// The decisive room blocks of one frame pair.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -107,29 +103,19 @@ impl RoomPatch {
 /// are found in `b`.
 pub fn classify(a: &RoomPatch, b: &RoomPatch) -> RoomMotion {
     let (pa, pb) = (&a.patch, &b.patch);
-    let texture = pa.texture_map();
     let margin = BLOCK + ROOM_SEARCH + 1;
-    let side = pa.side();
-    let mut candidates: Vec<(f32, i32, i32)> = Vec::new();
-    for v in (margin..side - margin).step_by(GRID_STEP) {
-        for u in (margin..side - margin).step_by(GRID_STEP) {
+    let blocks = textured_blocks(
+        pa,
+        (margin, pa.side() - margin),
+        GRID_STEP,
+        ROOM_BLOCKS,
+        |u, v| {
             let here = pa.to_image(u as f32, v as f32);
-            if !a.in_band(here)
-                || a.near_face(here)
-                || b.near_face(here)
-                || !pa.block_in_image(u, v)
-            {
-                continue;
-            }
-            let energy = texture.at(u, v);
-            if energy >= MIN_TEXTURE {
-                candidates.push((energy, u, v));
-            }
-        }
-    }
-    candidates.sort_by(|x, y| y.0.total_cmp(&x.0));
+            a.in_band(here) && !a.near_face(here) && !b.near_face(here) && pa.block_in_image(u, v)
+        },
+    );
     let mut motion = RoomMotion::default();
-    for &(_, u, v) in candidates.iter().take(ROOM_BLOCKS) {
+    for (u, v) in blocks {
         let Some((cost, du, dv)) = best_shift(pa, pb, u, v) else {
             continue;
         };
@@ -138,7 +124,7 @@ pub fn classify(a: &RoomPatch, b: &RoomPatch) -> RoomMotion {
             .map(|(du, dv)| ssd(pa, pb, u, v, u + du, v + dv))
             .fold(f32::INFINITY, f32::min);
         let shift = du.abs().max(dv.abs());
-        if shift >= MIN_SHIFT && cost * DECISIVE_RATIO < stay {
+        if shift >= MIN_SHIFT && decisive(cost, stay) {
             motion.moved += 1;
         } else if shift <= 1 {
             motion.stayed += 1;

@@ -30,7 +30,8 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use crate::camera_model::{CameraModel, WhiteBalance};
-use crate::illumination::{Illumination, ScreenColor, srgb_to_linear};
+use liveness_engine::capture_time;
+use liveness_engine::illumination::{Illumination, ScreenColor, srgb_to_linear};
 
 /// What stands in front of the camera.
 #[derive(Debug, Clone, PartialEq)]
@@ -185,15 +186,15 @@ impl LightCamera {
     }
 
     /// [`Self::capture`], stamped with its capture time as the embedded page stamps the frames
-    /// it sends (`crate::capture_time`), for drivers that hand frames straight to a session.
+    /// it sends (`liveness_engine::capture_time`), for drivers that hand frames straight to a session.
     /// The stamp says the camera held its white balance when its model does (the page asked
     /// for it and the camera took it).
     pub fn capture_stamped(&mut self, jpeg: &[u8], t_ms: u64) -> Vec<u8> {
         let frame = self.capture(jpeg, t_ms);
         match self.model.white_balance {
-            WhiteBalance::Locked => crate::capture_time::stamp(&frame, t_ms),
+            WhiteBalance::Locked => capture_time::stamp(&frame, t_ms),
             WhiteBalance::GreyWorld { .. } | WhiteBalance::WhitePatch { .. } => {
-                crate::capture_time::stamp_with_lock(&frame, t_ms, false)
+                capture_time::stamp_with_lock(&frame, t_ms, false)
             }
         }
     }

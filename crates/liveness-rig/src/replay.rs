@@ -8,12 +8,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::challenge::ChallengeKind;
-use crate::error::LivenessError;
-use crate::events::LivenessEvent;
-use crate::fusion::VerdictReport;
+use liveness_engine::layers::quantile;
+use liveness_engine::{ChallengeKind, LivenessEvent, LivenessSession, VerdictReport};
+
+use crate::error::RigError;
 use crate::light_camera::LightCamera;
-use crate::session::LivenessSession;
 
 /// The frames of one recording, in capture order.
 #[derive(Debug, Clone)]
@@ -31,8 +30,8 @@ pub fn is_jpeg(path: &Path) -> bool {
 
 impl Recording {
     /// Lists the `.jpg`/`.jpeg` files of `dir`, sorted by name.
-    pub fn open(dir: &Path) -> Result<Self, LivenessError> {
-        let unreadable = |e: std::io::Error| LivenessError::Recording {
+    pub fn open(dir: &Path) -> Result<Self, RigError> {
+        let unreadable = |e: std::io::Error| RigError::Recording {
             path: dir.display().to_string(),
             reason: e.to_string(),
         };
@@ -101,8 +100,8 @@ pub struct LabelFile {
 }
 
 impl LabelFile {
-    pub fn parse(text: &str) -> Result<Self, LivenessError> {
-        toml::from_str(text).map_err(|e| LivenessError::Segments(e.to_string()))
+    pub fn parse(text: &str) -> Result<Self, RigError> {
+        toml::from_str(text).map_err(|e| RigError::Segments(e.to_string()))
     }
 }
 
@@ -206,7 +205,7 @@ pub fn replay_scripted(
     fps: f32,
     max_frames: usize,
     mut camera: Option<&mut LightCamera>,
-) -> Result<ReplayOutcome, LivenessError> {
+) -> Result<ReplayOutcome, RigError> {
     show_sequence(session, camera.as_deref_mut());
     let frames_of = |kind: SegmentKind| -> Vec<usize> {
         labels
@@ -222,7 +221,7 @@ pub fn replay_scripted(
     };
     let neutral = frames_of(SegmentKind::Neutral);
     if neutral.is_empty() {
-        return Err(LivenessError::Segments(format!(
+        return Err(RigError::Segments(format!(
             "`{}` has no neutral segment",
             recording.name
         )));
@@ -303,7 +302,7 @@ impl ClassSummary {
         use domain::Verdict;
         let count = |v: Verdict| outcomes.iter().filter(|o| o.report.verdict == v).count();
         let mut conf: Vec<f32> = outcomes.iter().map(|o| o.report.confidence).collect();
-        let median = crate::layers::quantile(&mut conf, 0.5);
+        let median = quantile(&mut conf, 0.5);
         Self {
             class: class.to_string(),
             sessions: outcomes.len(),
