@@ -2,6 +2,8 @@
 //! `serve` (the default) or the evaluation commands.
 
 mod database;
+#[cfg(test)]
+mod defaults_tests;
 mod eval;
 mod eval_liveness;
 mod keys;

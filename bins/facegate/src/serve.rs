@@ -71,7 +71,7 @@ pub fn run(settings: &Settings) -> Result<(), String> {
     served
 }
 
-fn body_deadlines(settings: &Settings) -> http::deadline::BodyDeadlines {
+pub(crate) fn body_deadlines(settings: &Settings) -> http::deadline::BodyDeadlines {
     http::deadline::BodyDeadlines {
         whole: Duration::from_secs(settings.server.body_timeout_seconds),
         idle: Duration::from_secs(settings.server.body_idle_seconds),
@@ -154,7 +154,7 @@ fn prepare(settings: Settings, shutdown: Arc<AtomicBool>) -> Result<Prepared, St
     Ok((state, workers, http_workers))
 }
 
-fn session_settings(settings: &Settings) -> sessions::SessionSettings {
+pub(crate) fn session_settings(settings: &Settings) -> sessions::SessionSettings {
     let direct = &settings.sessions.direct;
     sessions::SessionSettings {
         public_url: settings.public_url(),

@@ -213,7 +213,7 @@ pub enum SettingsError {
     Invalid { key: &'static str, reason: String },
 }
 
-const DEFAULTS: &str = include_str!("defaults.toml");
+pub(crate) const DEFAULTS: &str = include_str!("defaults.toml");
 
 impl Settings {
     /// Loads defaults, then `config_file` (or `./facegate.toml` when present), then the

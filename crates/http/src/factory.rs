@@ -18,6 +18,10 @@ use crate::guessing::FailedCredentials;
 use crate::ratelimit::{RateLimiter, RateLimits};
 use crate::{AppState, configure, observability};
 
+/// The built-in `security.failed_credentials_per_minute` (the binary's defaults.toml; a test
+/// holds the two alike).
+pub const DEFAULT_FAILED_CREDENTIALS_PER_MINUTE: u32 = 30;
+
 /// Everything [`AppState`] is made of that is a setting rather than a service. The defaults
 /// are the service's own (`docs/operations.md`).
 #[derive(Debug, Clone)]
@@ -46,11 +50,8 @@ impl AppStateBuilder {
             engine,
             search,
             sessions,
-            rate_limits: RateLimits {
-                per_second: 20,
-                per_minute: 600,
-            },
-            failed_credentials_per_minute: 30,
+            rate_limits: RateLimits::default(),
+            failed_credentials_per_minute: DEFAULT_FAILED_CREDENTIALS_PER_MINUTE,
             trusted_proxies: Vec::new(),
             ui: crate::ui::UiSettings::default(),
             deliveries: Arc::default(),

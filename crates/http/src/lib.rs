@@ -20,7 +20,7 @@ mod params;
 pub mod ratelimit;
 mod routes;
 mod search;
-pub use factory::{AppStateBuilder, app, starting_app};
+pub use factory::{AppStateBuilder, DEFAULT_FAILED_CREDENTIALS_PER_MINUTE, app, starting_app};
 pub mod ui;
 pub mod upload;
 mod ws;

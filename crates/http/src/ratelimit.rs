@@ -10,10 +10,20 @@ use std::time::Instant;
 use parking_lot::Mutex;
 
 /// Requests allowed per key; 0 disables that window.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RateLimits {
     pub per_second: u32,
     pub per_minute: u32,
+}
+
+impl Default for RateLimits {
+    /// The built-in `rate_limit.*` (the binary's defaults.toml; a test holds the two alike).
+    fn default() -> Self {
+        Self {
+            per_second: 20,
+            per_minute: 600,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -1,19 +1,9 @@
-//! `WS /ws/{session_id}?token=`: adapts a liveness stream (crate `sessions`) to a WebSocket.
-//! Binary messages are JPEG frames; the server sends `{type, data}` JSON text messages. Every
-//! way a socket ends has a documented close code (docs/api.md):
-//!
-//! | code | when |
-//! |---|---|
-//! | 1000 | after the `verdict` message |
-//! | 1001 | heartbeat lost (no pong for `sessions.socket_idle_seconds`, default 30) |
-//! | 1003 | a text message (only binary JPEG frames are accepted) |
-//! | 1009 | a frame over 1.5 MB |
-//! | 1011 | the result could not be stored (reconnect to try again) |
-//! | 4000 | idle: no frame for `sessions.socket_idle_seconds` (default 30) |
-//! | 4001 | the session's lifetime ended |
-//! | 4004 | unknown or expired session, or a wrong token |
-//! | 4009 | the session already has a verdict (single use) |
-//! | 4029 | another socket is streaming this session |
+//! `WS /ws/{session_id}?token=`: the socket of a liveness stream (crate `sessions`): framing,
+//! the heartbeat and idle timers, the send timeout and the close. Binary messages are JPEG
+//! frames; the server sends `{type, data}` JSON text messages (`sessions::messages`, the
+//! protocol's home). Every `error` message is a typed `SocketError`, whose close code follows
+//! it; the socket otherwise closes with 1000 after the `verdict`, 1001 when the heartbeat is
+//! lost and 1002 on a malformed frame (docs/api.md lists them all).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -22,7 +12,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use actix_ws::{CloseCode, CloseReason, Message, ProtocolError};
 use serde::Deserialize;
 use sessions::SessionError;
-use sessions::live::{ClientMessage, EventSink, LiveStream, MAX_FRAME_BYTES, StreamEnd};
+use sessions::live::{
+    ClientMessage, EventSink, LiveStream, MAX_FRAME_BYTES, SocketError, StreamEnd,
+};
 use tokio::sync::mpsc;
 
 use crate::AppState;
@@ -56,30 +48,21 @@ impl EventSink for ChannelSink {
     }
 }
 
-fn close_reason(code: u16, description: &str) -> Option<CloseReason> {
+/// The close frame that follows `error`.
+fn close_with(error: SocketError) -> Option<CloseReason> {
     Some(CloseReason {
-        code: CloseCode::Other(code),
-        description: Some(description.to_owned()),
+        code: CloseCode::from(error.close_code()),
+        description: Some(error.close_reason().to_owned()),
     })
 }
 
+/// A close frame that follows no `error` message (a verdict, a lost heartbeat, a malformed
+/// frame).
 fn standard_close(code: CloseCode, description: &str) -> Option<CloseReason> {
     Some(CloseReason {
         code,
         description: Some(description.to_owned()),
     })
-}
-
-/// The `error` code and close frame of a refused connection, from the error's API code.
-fn refusal(error: SessionError) -> (&'static str, Option<CloseReason>) {
-    let api = ApiError::from(error);
-    let close = match api.code {
-        Code::SessionCompleted => close_reason(4009, "session already has a verdict"),
-        Code::SessionBusy => close_reason(4029, "another socket streams this session"),
-        Code::SessionNotFound => close_reason(4004, "session not found"),
-        _ => standard_close(CloseCode::Error, "the session could not start"),
-    };
-    (api.code.name(), close)
 }
 
 async fn send_json(session: &mut actix_ws::Session, message: &ClientMessage) -> bool {
@@ -92,7 +75,7 @@ async fn send_json(session: &mut actix_ws::Session, message: &ClientMessage) -> 
     )
 }
 
-async fn send_error(session: &mut actix_ws::Session, code: &'static str, message: String) {
+async fn send_error(session: &mut actix_ws::Session, code: SocketError, message: String) {
     send_json(session, &ClientMessage::Error { code, message }).await;
 }
 
@@ -132,10 +115,9 @@ pub async fn stream(
                 if matches!(error, SessionError::NotFound) {
                     failed_credentials.record(client);
                 }
-                let message = error.to_string();
-                let (code, close) = refusal(error);
-                send_error(&mut session, code, message).await;
-                let _ = session.close(close).await;
+                let code = SocketError::refusing(&error);
+                send_error(&mut session, code, error.to_string()).await;
+                let _ = session.close(close_with(code)).await;
             }
         }
     });
@@ -158,13 +140,13 @@ async fn pump(
                 Some(Ok(Message::Binary(frame))) => {
                     last_frame = Instant::now();
                     if let Err(error) = live.push_frame(frame.to_vec()) {
-                        send_error(&mut session, "frame_too_large", error.to_string()).await;
-                        break standard_close(CloseCode::Size, "frame over 1.5 MB");
+                        send_error(&mut session, SocketError::FrameTooLarge, error.to_string()).await;
+                        break close_with(SocketError::FrameTooLarge);
                     }
                 }
                 Some(Ok(Message::Text(_))) => {
-                    send_error(&mut session, "text_not_accepted", "send JPEG frames as binary messages".into()).await;
-                    break standard_close(CloseCode::Unsupported, "binary JPEG frames only");
+                    send_error(&mut session, SocketError::TextNotAccepted, "send JPEG frames as binary messages".into()).await;
+                    break close_with(SocketError::TextNotAccepted);
                 }
                 Some(Ok(Message::Ping(payload))) => {
                     let _ = session.pong(&payload).await;
@@ -173,8 +155,8 @@ async fn pump(
                 Some(Ok(Message::Close(_))) | None => break None,
                 Some(Ok(Message::Continuation(_) | Message::Nop)) => {}
                 Some(Err(ProtocolError::Overflow)) => {
-                    send_error(&mut session, "frame_too_large", format!("a frame may be at most {MAX_FRAME_BYTES} bytes")).await;
-                    break standard_close(CloseCode::Size, "frame over 1.5 MB");
+                    send_error(&mut session, SocketError::FrameTooLarge, format!("a frame may be at most {MAX_FRAME_BYTES} bytes")).await;
+                    break close_with(SocketError::FrameTooLarge);
                 }
                 Some(Err(_)) => break standard_close(CloseCode::Protocol, "malformed WebSocket frame"),
             },
@@ -185,17 +167,17 @@ async fn pump(
                     }
                 }
                 Some(Outbound::End(StreamEnd::Completed)) => break standard_close(CloseCode::Normal, "verdict given"),
-                Some(Outbound::End(StreamEnd::ServerError)) => break standard_close(CloseCode::Error, "result not stored"),
+                Some(Outbound::End(StreamEnd::ServerError)) => break close_with(SocketError::ResultNotStored),
                 None => break None,
             },
             _ = heartbeat.tick() => {
                 if storage::now_millis() >= live.expires_at() {
-                    send_error(&mut session, "session_expired", "the session's lifetime ended".into()).await;
-                    break close_reason(4001, "session expired");
+                    send_error(&mut session, SocketError::SessionExpired, "the session's lifetime ended".into()).await;
+                    break close_with(SocketError::SessionExpired);
                 }
                 if last_frame.elapsed() >= idle && !live.is_finished() {
-                    send_error(&mut session, "idle_timeout", format!("no frame for {} s", idle.as_secs())).await;
-                    break close_reason(4000, "idle");
+                    send_error(&mut session, SocketError::IdleTimeout, format!("no frame for {} s", idle.as_secs())).await;
+                    break close_with(SocketError::IdleTimeout);
                 }
                 if last_pong.elapsed() >= idle {
                     break standard_close(CloseCode::Away, "heartbeat lost");

@@ -21,7 +21,9 @@ use uuid::Uuid;
 
 use crate::audit::AuditSampler;
 pub use crate::hub::LiveHub;
-pub use crate::messages::{ClientMessage, EventSink, StreamEnd, redirect_with_session};
+pub use crate::messages::{
+    ClientMessage, EventSink, SocketError, StreamEnd, redirect_with_session,
+};
 use crate::read::Credential;
 use crate::{SessionError, SessionResult, SessionService};
 
@@ -354,7 +356,7 @@ impl Live {
             }
             Err(storage::StorageError::Domain(_)) => {
                 self.sink.send(ClientMessage::Error {
-                    code: "session_completed",
+                    code: SocketError::SessionCompleted,
                     message: "this session already has a verdict".into(),
                 });
                 self.sink.end(StreamEnd::Completed);
@@ -362,7 +364,7 @@ impl Live {
             Err(e) => {
                 tracing::error!(session = %session.id, error = %e, "session result not stored");
                 self.sink.send(ClientMessage::Error {
-                    code: "result_not_stored",
+                    code: SocketError::ResultNotStored,
                     message: "the result could not be stored; reconnect to try again".into(),
                 });
                 self.sink.end(StreamEnd::ServerError);

@@ -1,12 +1,14 @@
 //! What a live stream says to its client: the server → client messages (never per-layer
-//! scores), how a stream ended, the sink the transport implements, and the redirect URL given
-//! with a verdict.
+//! scores), the typed `error` codes with the close code each one ends the socket with, how a
+//! stream ended, the sink the transport implements, and the redirect URL given with a verdict.
 
 use domain::Verdict;
 use liveness_engine::{ChallengeKind, Guidance, Illumination};
 use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
+
+use crate::SessionError;
 
 /// A server → client message, `{"type": …, "data": {…}}`. Per-layer scores never appear here.
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
@@ -57,9 +59,123 @@ pub enum ClientMessage {
         redirect_url: Option<String>,
     },
     Error {
-        code: &'static str,
+        #[schema(value_type = String, example = "idle_timeout")]
+        code: SocketError,
         message: String,
     },
+}
+
+/// The `code` of an `error` message on the socket. Each is followed by the socket's close with
+/// [`SocketError::close_code`]; docs/api.md's table of close codes lists every one (a test
+/// holds it to this enum).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SocketError {
+    /// A text message: only binary JPEG frames are accepted.
+    TextNotAccepted,
+    /// A frame over [`crate::live::MAX_FRAME_BYTES`].
+    FrameTooLarge,
+    /// The database refused the verdict; reconnect to try again.
+    ResultNotStored,
+    /// The session could not be opened (its store did not answer); connect again.
+    SessionNotStarted,
+    /// No frame for `sessions.socket_idle_seconds`.
+    IdleTimeout,
+    /// The session's lifetime ended.
+    SessionExpired,
+    /// Unknown or expired session, or a wrong token (one answer).
+    SessionNotFound,
+    /// The session already has a verdict.
+    SessionCompleted,
+    /// Another socket streams this session.
+    SessionBusy,
+}
+
+impl SocketError {
+    pub const ALL: [Self; 9] = [
+        Self::TextNotAccepted,
+        Self::FrameTooLarge,
+        Self::ResultNotStored,
+        Self::SessionNotStarted,
+        Self::IdleTimeout,
+        Self::SessionExpired,
+        Self::SessionNotFound,
+        Self::SessionCompleted,
+        Self::SessionBusy,
+    ];
+
+    /// The code's name on the wire.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::TextNotAccepted => "text_not_accepted",
+            Self::FrameTooLarge => "frame_too_large",
+            Self::ResultNotStored => "result_not_stored",
+            Self::SessionNotStarted => "session_not_started",
+            Self::IdleTimeout => "idle_timeout",
+            Self::SessionExpired => "session_expired",
+            Self::SessionNotFound => "session_not_found",
+            Self::SessionCompleted => "session_completed",
+            Self::SessionBusy => "session_busy",
+        }
+    }
+
+    /// The WebSocket close code that follows the message (RFC 6455's where one fits, 4xxx
+    /// mirroring the HTTP status otherwise).
+    pub fn close_code(self) -> u16 {
+        match self {
+            Self::TextNotAccepted => 1003,
+            Self::FrameTooLarge => 1009,
+            Self::ResultNotStored | Self::SessionNotStarted => 1011,
+            Self::IdleTimeout => 4000,
+            Self::SessionExpired => 4001,
+            Self::SessionNotFound => 4004,
+            Self::SessionCompleted => 4009,
+            Self::SessionBusy => 4029,
+        }
+    }
+
+    /// The close frame's short reason.
+    pub fn close_reason(self) -> &'static str {
+        match self {
+            Self::TextNotAccepted => "binary JPEG frames only",
+            Self::FrameTooLarge => "frame over 1.5 MB",
+            Self::ResultNotStored => "result not stored",
+            Self::SessionNotStarted => "the session could not start",
+            Self::IdleTimeout => "idle",
+            Self::SessionExpired => "session expired",
+            Self::SessionNotFound => "session not found",
+            Self::SessionCompleted => "session already has a verdict",
+            Self::SessionBusy => "another socket streams this session",
+        }
+    }
+
+    /// Why a connection was refused, from the error that refused it.
+    pub fn refusing(error: &SessionError) -> Self {
+        use SessionError as E;
+        match error {
+            E::NotFound => Self::SessionNotFound,
+            E::AlreadyCompleted => Self::SessionCompleted,
+            E::AlreadyConnected => Self::SessionBusy,
+            E::FrameTooLarge { .. } => Self::FrameTooLarge,
+            E::InvalidMode
+            | E::InvalidReferenceId { .. }
+            | E::InvalidFingerprint { .. }
+            | E::InvalidReferenceImage(_)
+            | E::ReferenceTooLarge { .. }
+            | E::ReferenceHasNoFace
+            | E::InvalidMatchThreshold
+            | E::InvalidRedirectUrl(_)
+            | E::InvalidWebhookUrl(_)
+            | E::DirectSessionsDisabled
+            | E::TooManyAttempts { .. }
+            | E::CaptchaFailed
+            | E::NotVerified
+            | E::PhotoNotAvailable
+            | E::Storage(_)
+            | E::Engine(_)
+            | E::Liveness(_) => Self::SessionNotStarted,
+        }
+    }
 }
 
 impl ClientMessage {
@@ -105,5 +221,45 @@ pub fn redirect_with_session(redirect_url: &str, session_id: Uuid) -> String {
             url.into()
         }
         Err(_) => redirect_url.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_socket_error_is_in_the_close_code_table_of_the_api_docs() {
+        let docs = include_str!("../../../docs/api.md");
+        for error in SocketError::ALL {
+            let row = format!("| {} | `{}` |", error.close_code(), error.name());
+            assert!(docs.contains(&row), "docs/api.md lacks the row {row}");
+            let wire = serde_json::to_value(ClientMessage::Error {
+                code: error,
+                message: String::new(),
+            })
+            .expect("json");
+            assert_eq!(wire["data"]["code"], error.name(), "{error:?}");
+        }
+    }
+
+    #[test]
+    fn a_refused_connection_says_why_with_its_close_code() {
+        assert_eq!(
+            SocketError::refusing(&SessionError::NotFound).close_code(),
+            4004
+        );
+        assert_eq!(
+            SocketError::refusing(&SessionError::AlreadyCompleted).close_code(),
+            4009
+        );
+        assert_eq!(
+            SocketError::refusing(&SessionError::AlreadyConnected).close_code(),
+            4029
+        );
+        assert_eq!(
+            SocketError::refusing(&SessionError::CaptchaFailed),
+            SocketError::SessionNotStarted
+        );
     }
 }
