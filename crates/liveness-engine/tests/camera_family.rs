@@ -25,7 +25,7 @@ use rand::{Rng, SeedableRng};
 use common::eval_attacks::attack_cases;
 use common::eval_frames::case_rng;
 use common::eval_set::{Case, Half, Split, Truth, face_swap_cases, live_cases};
-use common::{in_parallel, lit};
+use common::{first_of_each, in_parallel, lit};
 
 /// Screen-to-ambient ratios a session draws from.
 const RATIOS: [f32; 5] = [0.05, 0.1, 0.2, 0.3, 0.5];
@@ -237,11 +237,7 @@ fn assert_no_live_fail_and_no_attack_pass(runs: &[FamilyRun]) {
 /// it.
 #[test]
 fn held_back_sample_under_drawn_cameras_fails_no_live_person_and_passes_no_attack() {
-    let mut seen = std::collections::BTreeSet::new();
-    let jobs: Vec<Job> = jobs(Half::HeldBack)
-        .into_iter()
-        .filter(|job| seen.insert(job.label.clone()))
-        .collect();
+    let jobs = first_of_each(jobs(Half::HeldBack), |job| job.label.clone());
     assert!(jobs.len() >= 10, "classes in the sample: {}", jobs.len());
     let runs = in_parallel(&jobs, |job| run(job, &CameraFamily::ALL, "family"));
     print_runs("held-back sample, every family", &runs);

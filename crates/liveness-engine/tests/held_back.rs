@@ -20,7 +20,7 @@ use liveness_rig::replay::{self, LabelFile, ReplayOutcome, SegmentLabels, replay
 use common::eval_attacks::attack_cases;
 use common::eval_frames::case_rng;
 use common::eval_set::{Case, Half, Split, Truth, live_cases};
-use common::{FPS, engine, in_parallel, lit, video};
+use common::{FPS, engine, first_of_each, in_parallel, lit, video};
 use rand::Rng;
 
 struct Run {
@@ -177,14 +177,15 @@ const ACTIVE_SAMPLE_CLASSES: [&str; 3] = [
 /// whole sweep passes every live session of a clear camera), each exactly the session the
 /// sweep runs.
 fn sample(jobs: Vec<(usize, Case, SessionMode)>) -> Vec<(usize, Case, SessionMode)> {
-    let mut seen = std::collections::BTreeSet::new();
-    jobs.into_iter()
+    let eligible = jobs
+        .into_iter()
         .filter(|(index, case, _)| case.truth == Truth::Attack || lit::ratio_for(*index) >= 0.2)
         .filter(|(_, case, mode)| {
             *mode == SessionMode::Passive || ACTIVE_SAMPLE_CLASSES.contains(&case.class)
-        })
-        .filter(|(_, case, mode)| seen.insert((case.class, format!("{mode:?}"))))
-        .collect()
+        });
+    first_of_each(eligible, |(_, case, mode)| {
+        (case.class, format!("{mode:?}"))
+    })
 }
 
 /// Labelled held-back videos answering challenge plans drawn per session.

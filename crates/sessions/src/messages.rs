@@ -67,9 +67,9 @@ pub enum ClientMessage {
 
 /// The `code` of an `error` message on the socket. Each is followed by the socket's close with
 /// [`SocketError::close_code`]; docs/api.md's table of close codes lists every one (a test
-/// holds it to this enum).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+/// holds it to this enum). Its wire name, close code and close reason come from one table,
+/// [`SocketError::spec`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SocketError {
     /// A text message: only binary JPEG frames are accepted.
     TextNotAccepted,
@@ -91,6 +91,12 @@ pub enum SocketError {
     SessionBusy,
 }
 
+impl Serialize for SocketError {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
 impl SocketError {
     pub const ALL: [Self; 9] = [
         Self::TextNotAccepted,
@@ -104,49 +110,35 @@ impl SocketError {
         Self::SessionBusy,
     ];
 
-    /// The code's name on the wire.
-    pub fn name(self) -> &'static str {
+    /// The code's wire name, the WebSocket close code that follows it (RFC 6455's where one
+    /// fits, 4xxx mirroring the HTTP status otherwise) and the close frame's short reason.
+    fn spec(self) -> (&'static str, u16, &'static str) {
         match self {
-            Self::TextNotAccepted => "text_not_accepted",
-            Self::FrameTooLarge => "frame_too_large",
-            Self::ResultNotStored => "result_not_stored",
-            Self::SessionNotStarted => "session_not_started",
-            Self::IdleTimeout => "idle_timeout",
-            Self::SessionExpired => "session_expired",
-            Self::SessionNotFound => "session_not_found",
-            Self::SessionCompleted => "session_completed",
-            Self::SessionBusy => "session_busy",
+            Self::TextNotAccepted => ("text_not_accepted", 1003, "binary JPEG frames only"),
+            Self::FrameTooLarge => ("frame_too_large", 1009, "frame over 1.5 MB"),
+            Self::ResultNotStored => ("result_not_stored", 1011, "result not stored"),
+            Self::SessionNotStarted => ("session_not_started", 1011, "the session could not start"),
+            Self::IdleTimeout => ("idle_timeout", 4000, "idle"),
+            Self::SessionExpired => ("session_expired", 4001, "session expired"),
+            Self::SessionNotFound => ("session_not_found", 4004, "session not found"),
+            Self::SessionCompleted => ("session_completed", 4009, "session already has a verdict"),
+            Self::SessionBusy => ("session_busy", 4029, "another socket streams this session"),
         }
     }
 
-    /// The WebSocket close code that follows the message (RFC 6455's where one fits, 4xxx
-    /// mirroring the HTTP status otherwise).
+    /// The code's name on the wire.
+    pub fn name(self) -> &'static str {
+        self.spec().0
+    }
+
+    /// The WebSocket close code that follows the message.
     pub fn close_code(self) -> u16 {
-        match self {
-            Self::TextNotAccepted => 1003,
-            Self::FrameTooLarge => 1009,
-            Self::ResultNotStored | Self::SessionNotStarted => 1011,
-            Self::IdleTimeout => 4000,
-            Self::SessionExpired => 4001,
-            Self::SessionNotFound => 4004,
-            Self::SessionCompleted => 4009,
-            Self::SessionBusy => 4029,
-        }
+        self.spec().1
     }
 
     /// The close frame's short reason.
     pub fn close_reason(self) -> &'static str {
-        match self {
-            Self::TextNotAccepted => "binary JPEG frames only",
-            Self::FrameTooLarge => "frame over 1.5 MB",
-            Self::ResultNotStored => "result not stored",
-            Self::SessionNotStarted => "the session could not start",
-            Self::IdleTimeout => "idle",
-            Self::SessionExpired => "session expired",
-            Self::SessionNotFound => "session not found",
-            Self::SessionCompleted => "session already has a verdict",
-            Self::SessionBusy => "another socket streams this session",
-        }
+        self.spec().2
     }
 
     /// Why a connection was refused, from the error that refused it.

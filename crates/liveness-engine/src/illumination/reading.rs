@@ -94,7 +94,7 @@ pub const ADDED_LIGHT_SPREAD: f32 = 1.6;
 /// The glare's mark, half of [`ADDED_LIGHT_SPREAD`]'s excess over 1: a darker-over-brighter
 /// gain from which the light may have been added on top. Too weak to call a glare on its own;
 /// it lends weight to the surround's answer and withholds the near face's
-/// ([`LightReading::follows_without_glare`]). Calibration half (`screen_light.rs`, ratios 0.05
+/// ([`LightReading::follows_without_glare`]). Calibration half (`tests/screen_light/`, ratios 0.05
 /// and 0.3): live faces −0.08–1.25, screen replays 1.48 and up; held-back half: live 0.60–1.48,
 /// replays 1.58 and up.
 pub const GLARE_MARK: f32 = 1.0 + (ADDED_LIGHT_SPREAD - 1.0) / 2.0;

@@ -14,3 +14,26 @@ pub mod parallax;
 pub mod patch;
 pub mod room;
 pub mod surround;
+
+/// A textured 640×480 grey frame whose face box (`face_left`..`face_left` + 120, 160..280)
+/// content is shifted by `face_shift` and the rest by `room_shift` pixels to the right; the
+/// texture's cells are `cell` pixels wide. The motion measures' tests film it.
+#[cfg(test)]
+pub(crate) fn shifted_frame(
+    face_left: u32,
+    cell: u32,
+    face_shift: u32,
+    room_shift: u32,
+) -> image::RgbImage {
+    let texture = |x: u32, y: u32| {
+        let (cx, cy) = (x / cell, y / cell);
+        ((cx.wrapping_mul(73_856_093) ^ cy.wrapping_mul(19_349_663)) % 251) as u8
+    };
+    image::RgbImage::from_fn(640, 480, |x, y| {
+        let in_face = (face_left + face_shift..face_left + 120 + face_shift).contains(&x)
+            && (160..280).contains(&y);
+        let shift = if in_face { face_shift } else { room_shift };
+        let v = texture(x.wrapping_sub(shift), y);
+        image::Rgb([v, v, v])
+    })
+}

@@ -246,26 +246,16 @@ fn track(a: &GreyPatch, b: &GreyPatch, u: i32, v: i32, guess: (f32, f32)) -> Opt
 #[cfg(test)]
 mod surround_tests {
     use face_engine::geometry::BoundingBox;
-    use image::{Rgb, RgbImage};
+    use image::RgbImage;
 
     use super::FacePatch;
     use crate::motion::homography::Homography;
     use crate::motion::surround::{SurroundMotion, classify};
 
     /// The surround classification on captured patches (kept here: the patches are this
-    /// module's). A textured 640×480 frame whose face box (200..320, 160..280) content is shifted by
-    /// `face_shift` and the rest by `room_shift` pixels to the right.
+    /// module's), on a textured frame whose face box is 200..320 × 160..280.
     fn frame(face_shift: u32, room_shift: u32) -> RgbImage {
-        let texture = |x: u32, y: u32| {
-            ((x.wrapping_mul(73_856_093) ^ y.wrapping_mul(19_349_663)) % 251) as u8
-        };
-        RgbImage::from_fn(640, 480, |x, y| {
-            let in_face =
-                (200 + face_shift..320 + face_shift).contains(&x) && (160..280).contains(&y);
-            let shift = if in_face { face_shift } else { room_shift };
-            let v = texture(x.wrapping_sub(shift), y);
-            Rgb([v, v, v])
-        })
+        crate::motion::shifted_frame(200, 1, face_shift, room_shift)
     }
 
     fn ring_motion(face_shift: u32, room_shift: u32) -> SurroundMotion {

@@ -156,23 +156,11 @@ fn best_shift(a: &GreyPatch, b: &GreyPatch, u: i32, v: i32) -> Option<(f32, i32,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use image::Rgb;
 
-    /// A textured 640×480 frame whose face box (260..380, 160..280) content is shifted by
-    /// `face_shift` and the rest by `room_shift` pixels to the right.
+    /// A textured frame whose face box is 260..380 × 160..280, in 8-pixel cells (smooth enough
+    /// to survive the coarse copy).
     fn frame(face_shift: u32, room_shift: u32) -> RgbImage {
-        let texture = |x: u32, y: u32| {
-            // smooth enough to survive the coarse copy: 8-pixel cells
-            let (cx, cy) = (x / 8, y / 8);
-            ((cx.wrapping_mul(73_856_093) ^ cy.wrapping_mul(19_349_663)) % 251) as u8
-        };
-        RgbImage::from_fn(640, 480, |x, y| {
-            let in_face =
-                (260 + face_shift..380 + face_shift).contains(&x) && (160..280).contains(&y);
-            let shift = if in_face { face_shift } else { room_shift };
-            let v = texture(x.wrapping_sub(shift), y);
-            Rgb([v, v, v])
-        })
+        crate::motion::shifted_frame(260, 8, face_shift, room_shift)
     }
 
     fn room_motion(face_shift: u32, room_shift: u32) -> RoomMotion {

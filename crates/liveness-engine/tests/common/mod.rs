@@ -119,6 +119,19 @@ pub const VIDEOS: [&str; 9] = [
     "webcam-man-2",
 ];
 
+/// The first of `items` for each key, in order: the CI sample of a sweep (one session of each
+/// class, exactly as the sweep runs it; the sweep itself is an ignored test).
+pub fn first_of_each<T, K: Ord>(
+    items: impl IntoIterator<Item = T>,
+    key: impl Fn(&T) -> K,
+) -> Vec<T> {
+    let mut seen = std::collections::BTreeSet::new();
+    items
+        .into_iter()
+        .filter(|item| seen.insert(key(item)))
+        .collect()
+}
+
 /// `work(item)` for every item, on two threads (the CI machine's cores), in input order. The
 /// threads take the next item as they finish one, so a slow stretch of items does not leave
 /// a core idle.
