@@ -1,7 +1,9 @@
 //! Helpers for black-box tests of the real `facegate` binary: the server under test on either
-//! backend (`server`, `database`), requests and multipart bodies, sessions over the WebSocket
+//! backend (`server`, `database`), requests and multipart bodies (one tenant's view of them:
+//! `api`), sessions over the WebSocket
 //! (`live`), a webhook receiver (`receiver`) and Chromium (`browser`).
 
+pub mod api;
 pub mod browser;
 pub mod cluster;
 pub mod database;
@@ -13,6 +15,7 @@ pub mod server;
 
 use std::path::PathBuf;
 
+pub use api::Api;
 pub use database::{Backend, backends};
 pub use server::{
     Server, cli, facegate_binary, free_port, start_server, start_server_on, start_server_unready,

@@ -1,6 +1,7 @@
-//! The server under test: building the `facegate` binary once, starting it on a free port with
-//! a fresh database of either backend, its log and peak memory, restarting it, and running its
-//! CLI against the same database.
+//! The server under test: building the `facegate` binary once, starting it on port 0 (the
+//! kernel picks a free port, read back from the server's `listening` log line, so no two tests
+//! can race for one) with a fresh database of either backend, its log and peak memory,
+//! restarting it, and running its CLI against the same database.
 
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -33,7 +34,8 @@ pub fn facegate_binary() -> PathBuf {
         .clone()
 }
 
-/// A free TCP port on loopback.
+/// A TCP port on loopback that was free a moment ago, for a listener that must be named before
+/// it starts (a webhook receiver the server is told of). The server itself binds port 0.
 pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
@@ -78,8 +80,8 @@ impl Server {
             .unwrap_or(0)
     }
 
-    /// What the server has written to stdout and stderr so far (empty while
-    /// `FACEGATE_TEST_SERVER_LOG` sends it to the terminal instead).
+    /// What the server has written to stdout and stderr so far (also printed when the server
+    /// is dropped while `FACEGATE_TEST_SERVER_LOG` is set).
     pub fn log(&self) -> String {
         std::fs::read(self.data_dir.path().join("server.log"))
             .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
@@ -142,15 +144,35 @@ impl Server {
     }
 
     /// Starts the process again after it was stopped some other way (for example SIGTERM).
+    /// It listens on a new port: `base_url` and `port` follow it.
     pub fn restart(&mut self) {
-        self.child = spawn(
-            self.port,
-            self.data_dir.path(),
-            &self.database.url,
-            &self.env,
-        );
+        let logged_before = self.log().len();
+        self.child = spawn(self.data_dir.path(), &self.database.url, &self.env);
+        self.await_listening(logged_before);
         if let Err(exit) = wait_healthy(&self.base_url, &mut self.child) {
             panic!("{exit}\n{}", self.log());
+        }
+    }
+
+    /// Waits for the `listening` line the process logs after `logged_before` bytes of the log,
+    /// and points `port` and `base_url` at the address it names.
+    fn await_listening(&mut self, logged_before: usize) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let log = self.log();
+            if let Some(port) = log.get(logged_before..).and_then(listening_port) {
+                self.port = port;
+                self.base_url = format!("http://127.0.0.1:{port}");
+                return;
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!("facegate exited before listening: {status}\n{log}");
+            }
+            assert!(
+                Instant::now() < deadline,
+                "facegate logged no `listening` line within 60 s (is RUST_LOG below info?)\n{log}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
         }
     }
 }
@@ -159,19 +181,26 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if std::env::var_os("FACEGATE_TEST_SERVER_LOG").is_some() {
+            eprintln!("--- facegate log ({}) ---\n{}", self.base_url, self.log());
+        }
     }
 }
 
-fn spawn(
-    port: u16,
-    data_dir: &std::path::Path,
-    database_url: &str,
-    env: &[(String, String)],
-) -> Child {
+/// The port of the first `listening` line in `log` (the text format's `address=127.0.0.1:PORT`
+/// or the JSON format's `"address":"127.0.0.1:PORT"`).
+fn listening_port(log: &str) -> Option<u16> {
+    let line = log.lines().find(|line| line.contains("listening"))?;
+    let (_, after) = line.split_once("address")?;
+    let address = after.trim_start_matches(['=', '"', ':']);
+    let end = address
+        .find(|c: char| c.is_whitespace() || c == '"' || c == ',')
+        .unwrap_or(address.len());
+    address[..end].rsplit_once(':')?.1.parse().ok()
+}
+
+fn spawn(data_dir: &std::path::Path, database_url: &str, env: &[(String, String)]) -> Child {
     let log = || -> Stdio {
-        if std::env::var_os("FACEGATE_TEST_SERVER_LOG").is_some() {
-            return Stdio::inherit();
-        }
         std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -181,7 +210,7 @@ fn spawn(
     let mut command = Command::new(facegate_binary());
     command
         .current_dir(repo_root())
-        .env("FACEGATE__SERVER__BIND", format!("127.0.0.1:{port}"))
+        .env("FACEGATE__SERVER__BIND", "127.0.0.1:0")
         // tests fire requests faster than the default per-key limit; the limit test overrides
         .env("FACEGATE__RATE_LIMIT__PER_SECOND", "10000")
         .env("FACEGATE__RATE_LIMIT__PER_MINUTE", "100000")
@@ -222,25 +251,16 @@ pub fn start_server(extra_env: &[(&str, &str)]) -> Server {
 
 /// Starts the binary on a fresh database of `backend` and waits until it is healthy.
 pub fn start_server_on(backend: Backend, extra_env: &[(&str, &str)]) -> Server {
-    // a port found free can be taken by another test's connection before the server binds
-    // it: start again on a new port then, and on anything else fail with the server's log
-    for _ in 0..5 {
-        let mut server = start_unready_on(backend, extra_env);
-        match wait_healthy(&server.base_url, &mut server.child) {
-            Ok(()) => {
-                server.files_at_start = server.open_files();
-                return server;
-            }
-            Err(exit) if server.log().contains("Address already in use") => {
-                eprintln!("{exit}: port {} was taken, trying another", server.port);
-            }
-            Err(exit) => panic!("{exit}\n{}", server.log()),
-        }
+    let mut server = start_unready_on(backend, extra_env);
+    if let Err(exit) = wait_healthy(&server.base_url, &mut server.child) {
+        panic!("{exit}\n{}", server.log());
     }
-    panic!("no free port for facegate in 5 tries");
+    server.files_at_start = server.open_files();
+    server
 }
 
-/// Starts the binary without waiting for it to be healthy (start-up tests).
+/// Starts the binary and waits only until it listens, not until it is healthy (start-up
+/// tests).
 pub fn start_server_unready(extra_env: &[(&str, &str)]) -> Server {
     start_unready_on(Backend::Sqlite, extra_env)
 }
@@ -248,7 +268,6 @@ pub fn start_server_unready(extra_env: &[(&str, &str)]) -> Server {
 fn start_unready_on(backend: Backend, extra_env: &[(&str, &str)]) -> Server {
     let data_dir = tempfile::tempdir().expect("temp dir");
     let database = TestDatabase::create(backend, data_dir.path());
-    let port = free_port();
     let mut env: Vec<(String, String)> = extra_env
         .iter()
         .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
@@ -257,16 +276,18 @@ fn start_unready_on(backend: Backend, extra_env: &[(&str, &str)]) -> Server {
         // every replica on PostgreSQL shares one secret; the CLI needs it too
         env.insert(0, (SECRET_ENV.to_owned(), TEST_SERVER_SECRET.to_owned()));
     }
-    let child = spawn(port, data_dir.path(), &database.url, &env);
-    Server {
+    let child = spawn(data_dir.path(), &database.url, &env);
+    let mut server = Server {
         child,
-        base_url: format!("http://127.0.0.1:{port}"),
-        port,
+        base_url: String::new(),
+        port: 0,
         env,
         database,
         data_dir,
         files_at_start: 0,
-    }
+    };
+    server.await_listening(0);
+    server
 }
 
 /// Runs a `facegate` CLI command against the server's database; returns stdout's last line.
@@ -295,4 +316,19 @@ pub fn run_cli(env: &[(String, String)], args: &[&str]) -> String {
         .unwrap_or_default()
         .trim()
         .to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::listening_port;
+
+    #[test]
+    fn the_port_is_read_from_either_log_format() {
+        let text = "2026-11-27T01:00:00Z  INFO facegate::serve: listening; starting up \
+                    address=127.0.0.1:40123 tls=false\n";
+        assert_eq!(listening_port(text), Some(40123));
+        let json = r#"{"level":"INFO","fields":{"message":"listening; starting up","address":"127.0.0.1:40124","tls":false}}"#;
+        assert_eq!(listening_port(json), Some(40124));
+        assert_eq!(listening_port("INFO facegate: models loaded\n"), None);
+    }
 }

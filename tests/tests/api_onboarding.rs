@@ -1,33 +1,49 @@
 //! The spec's onboarding steps 5–7 against the real binary on real photos: compare, index,
 //! search, and the possible-duplicate flag.
 
-use facegate_blackbox_tests::{
-    Part, create_key, json_body, multipart, send, start_server, testdata_file,
-};
+use facegate_blackbox_tests::{Api, Part, create_key, start_server, testdata_file};
+
+const PEOPLE: [&str; 8] = [
+    "amy",
+    "bernadette",
+    "howard",
+    "leonard",
+    "penny",
+    "raj",
+    "sheldon",
+    "stuart",
+];
+const FACES: &str = "/api/v2/collections/customers/faces";
 
 #[test]
 fn onboarding_compare_index_search_and_duplicate_flag() {
     let server = start_server(&[]);
-    let key = create_key(&server, "bank");
-    let url = |path: &str| format!("{}{path}", server.base_url);
+    let api = Api {
+        base_url: server.base_url.clone(),
+        key: create_key(&server, "bank"),
+    };
+    step_5_compare_matches_the_same_person_only(&api);
+    let face_ids = step_6_index_one_face_per_person(&api);
+    step_7_search_finds_each_person_first(&api, &face_ids);
+    let duplicate = a_second_photo_under_another_id_is_flagged(&api);
+    search_by_image_finds_without_indexing(&api);
+    a_deleted_face_leaves_search_at_once(&api, &duplicate, &face_ids[4]);
+}
 
-    // Step 5: compare an ID-style photo with another photo of the same person, and of another.
-    let (ct, body) = multipart(&[
-        (
-            "source_image",
-            testdata_file("identities/celebs/id00/img1.jpg"),
-        ),
-        (
-            "target_image",
-            testdata_file("identities/celebs/id00/img11.jpg"),
-        ),
-    ]);
-    let same = send(
-        "POST",
-        &url("/api/v2/faces:compare"),
-        Some(&key),
-        Some(&ct),
-        body,
+/// An ID-style photo against another photo of the same person, and of another.
+fn step_5_compare_matches_the_same_person_only(api: &Api) {
+    let same = api.post_form(
+        "/api/v2/faces:compare",
+        &[
+            (
+                "source_image",
+                testdata_file("identities/celebs/id00/img1.jpg"),
+            ),
+            (
+                "target_image",
+                testdata_file("identities/celebs/id00/img11.jpg"),
+            ),
+        ],
     );
     assert_eq!(same.status, 200, "{:?}", same.body);
     assert!(
@@ -36,79 +52,60 @@ fn onboarding_compare_index_search_and_duplicate_flag() {
         "{:?}",
         same.body
     );
-    let (ct, body) = multipart(&[
-        (
-            "reference",
-            testdata_file("identities/celebs/id00/img1.jpg"),
-        ),
-        ("probe", testdata_file("identities/celebs/id01/img26.jpg")),
-    ]);
-    let other = send(
-        "POST",
-        &url("/api/v1/compare-faces"),
-        Some(&key),
-        Some(&ct),
-        body,
+    let other = api.post_form(
+        "/api/v1/compare-faces",
+        &[
+            (
+                "reference",
+                testdata_file("identities/celebs/id00/img1.jpg"),
+            ),
+            ("probe", testdata_file("identities/celebs/id01/img26.jpg")),
+        ],
     );
     assert_eq!(other.status, 200);
     assert_eq!(other.body["is_match"], false);
     assert_eq!(other.body["threshold"], 0.65);
+}
 
-    // Step 6: index one face per identity under its name.
-    let (ct, body) = json_body(
-        serde_json::json!({"external_id": "customers", "description": "KYC — clientèle"}),
-    );
-    assert_eq!(
-        send("POST", &url("/api/v2/collections"), Some(&key), ct, body).status,
-        201
-    );
-    let people = [
-        "amy",
-        "bernadette",
-        "howard",
-        "leonard",
-        "penny",
-        "raj",
-        "sheldon",
-        "stuart",
-    ];
-    let mut face_ids = Vec::new();
-    for person in people {
-        let (ct, body) = multipart(&[
-            (
-                "image",
-                testdata_file(&format!("identities/tv-cast/{person}/{person}1.png")),
-            ),
-            ("external_face_id", Part::Text(person.into())),
+/// Indexes `photo` as `external_face_id` and returns its face id.
+fn index(api: &Api, photo: &str, external_face_id: &str) -> String {
+    let indexed = api.post_form(
+        FACES,
+        &[
+            ("image", testdata_file(photo)),
+            ("external_face_id", Part::Text(external_face_id.into())),
             ("quality_filter", Part::Text("none".into())),
-        ]);
-        let indexed = send(
-            "POST",
-            &url("/api/v2/collections/customers/faces"),
-            Some(&key),
-            Some(&ct),
-            body,
-        );
-        assert_eq!(indexed.status, 201, "{person}: {:?}", indexed.body);
-        face_ids.push(
-            indexed.body["face_id"]
-                .as_str()
-                .expect("face_id")
-                .to_owned(),
-        );
-    }
+        ],
+    );
+    assert_eq!(indexed.status, 201, "{photo}: {:?}", indexed.body);
+    indexed.body["face_id"]
+        .as_str()
+        .expect("face_id")
+        .to_owned()
+}
 
-    // Step 7: search with each indexed face: the person first, nobody else above 0.5.
-    for (person, face_id) in people.iter().zip(&face_ids) {
-        let found = send(
-            "POST",
-            &url(&format!(
-                "/api/v2/collections/customers/search-by-face/{face_id}?max_faces=8"
-            )),
-            Some(&key),
-            None,
-            vec![],
-        );
+fn step_6_index_one_face_per_person(api: &Api) -> Vec<String> {
+    let collection =
+        serde_json::json!({"external_id": "customers", "description": "KYC — clientèle"});
+    assert_eq!(api.post_json("/api/v2/collections", collection).status, 201);
+    PEOPLE
+        .iter()
+        .map(|person| {
+            index(
+                api,
+                &format!("identities/tv-cast/{person}/{person}1.png"),
+                person,
+            )
+        })
+        .collect()
+}
+
+/// Search with each indexed face: the person first, nobody else above 0.5, best first.
+fn step_7_search_finds_each_person_first(api: &Api, face_ids: &[String]) {
+    for (person, face_id) in PEOPLE.iter().zip(face_ids) {
+        let found = api.post(&format!(
+            "/api/v2/collections/customers/search-by-face/{face_id}?max_faces=8"
+        ));
         assert_eq!(found.status, 200);
         let hits = found.body["hits"].as_array().expect("hits");
         assert_eq!(hits[0]["external_face_id"], *person);
@@ -123,34 +120,19 @@ fn onboarding_compare_index_search_and_duplicate_flag() {
                 .all(|w| w[0]["similarity"].as_f64() >= w[1]["similarity"].as_f64())
         );
     }
+}
 
-    // A second photo of an indexed person under another id is flagged as a possible duplicate.
-    let (ct, body) = multipart(&[
-        (
-            "image",
-            testdata_file("identities/tv-cast/penny/penny3.png"),
-        ),
-        ("external_face_id", Part::Text("new-customer-42".into())),
-        ("quality_filter", Part::Text("none".into())),
-    ]);
-    let dup = send(
-        "POST",
-        &url("/api/v2/collections/customers/faces"),
-        Some(&key),
-        Some(&ct),
-        body,
+/// A second photo of an indexed person under another id: the one other face above 0.5 is
+/// hers. Returns the new face's id.
+fn a_second_photo_under_another_id_is_flagged(api: &Api) -> String {
+    let duplicate = index(
+        api,
+        "identities/tv-cast/penny/penny3.png",
+        "new-customer-42",
     );
-    assert_eq!(dup.status, 201, "{:?}", dup.body);
-    let dup_id = dup.body["face_id"].as_str().expect("face_id");
-    let found = send(
-        "POST",
-        &url(&format!(
-            "/api/v2/collections/customers/search-by-face/{dup_id}"
-        )),
-        Some(&key),
-        None,
-        vec![],
-    );
+    let found = api.post(&format!(
+        "/api/v2/collections/customers/search-by-face/{duplicate}"
+    ));
     let flagged: Vec<_> = found.body["hits"]
         .as_array()
         .expect("hits")
@@ -162,54 +144,33 @@ fn onboarding_compare_index_search_and_duplicate_flag() {
         .collect();
     assert_eq!(flagged.len(), 1, "{:?}", found.body);
     assert_eq!(flagged[0]["external_face_id"], "penny");
+    duplicate
+}
 
-    // search by a new image does not index it
-    let (ct, body) = multipart(&[("image", testdata_file("identities/tv-cast/raj/raj2.png"))]);
-    let by_image = send(
-        "POST",
-        &url("/api/v2/collections/customers/search-by-image?max_faces=3"),
-        Some(&key),
-        Some(&ct),
-        body,
+fn search_by_image_finds_without_indexing(api: &Api) {
+    let by_image = api.post_form(
+        "/api/v2/collections/customers/search-by-image?max_faces=3",
+        &[("image", testdata_file("identities/tv-cast/raj/raj2.png"))],
     );
     assert_eq!(by_image.status, 200, "{:?}", by_image.body);
     assert_eq!(by_image.body["hits"][0]["external_face_id"], "raj");
-    let collection = send(
-        "GET",
-        &url("/api/v2/collections/customers"),
-        Some(&key),
-        None,
-        vec![],
-    );
-    assert_eq!(collection.body["face_count"], 9);
-
-    // delete a face: gone from search at once
+    let collection = api.get("/api/v2/collections/customers");
     assert_eq!(
-        send(
-            "DELETE",
-            &url(&format!("/api/v2/collections/customers/faces/{dup_id}")),
-            Some(&key),
-            None,
-            vec![]
-        )
-        .status,
-        204
+        collection.body["face_count"], 9,
+        "8 people and the duplicate"
     );
-    let after = send(
-        "POST",
-        &url(&format!(
-            "/api/v2/collections/customers/search-by-face/{}",
-            face_ids[4]
-        )),
-        Some(&key),
-        None,
-        vec![],
-    );
+}
+
+fn a_deleted_face_leaves_search_at_once(api: &Api, deleted: &str, searched_with: &str) {
+    assert_eq!(api.delete(&format!("{FACES}/{deleted}")).status, 204);
+    let after = api.post(&format!(
+        "/api/v2/collections/customers/search-by-face/{searched_with}"
+    ));
     assert!(
         after.body["hits"]
             .as_array()
             .expect("hits")
             .iter()
-            .all(|h| h["face_id"] != dup_id)
+            .all(|h| h["face_id"] != deleted)
     );
 }

@@ -25,6 +25,8 @@ pub fn run(settings: &Settings) -> Result<(), String> {
         false => None,
     };
     let listener = TcpListener::bind(address).map_err(|e| format!("bind {address}: {e}"))?;
+    // port 0 asks the kernel for a free port: the log names the one it gave
+    let address = listener.local_addr().map_err(|e| e.to_string())?;
     // accepted connections inherit it: a client that stops reading what it asked for is
     // dropped by the kernel instead of holding its connection and buffers for ever
     let stalled = Duration::from_secs(settings.server.stalled_client_seconds);
@@ -97,7 +99,9 @@ fn prepare(settings: Settings, shutdown: Arc<AtomicBool>) -> Result<Prepared, St
     tracing::info!(backend = ?store.backend(), applied, faces, "database ready");
     let engine = Arc::new(settings.models.load_engine()?);
     tracing::info!(embedder = engine.embedder_id(), "models loaded");
-    let allowed = webhooks::guard::parse_networks(&settings.webhooks.allowed_networks)?;
+    let allowed = settings
+        .webhook_allowed_networks()
+        .map_err(|e| e.to_string())?;
     let guard = webhooks::AddressGuard::new(allowed);
     let sessions = sessions::SessionService::new(
         store.clone(),
@@ -136,9 +140,7 @@ fn prepare(settings: Settings, shutdown: Arc<AtomicBool>) -> Result<Prepared, St
     let state = http::AppStateBuilder::new(engine, search, sessions)
         .rate_limits(limits)
         .failed_credentials_per_minute(settings.security.failed_credentials_per_minute)
-        .trusted_proxies(webhooks::guard::parse_networks(
-            &settings.server.trusted_proxies,
-        )?)
+        .trusted_proxies(settings.trusted_proxies().map_err(|e| e.to_string())?)
         .ui(http::ui::UiSettings::new(&settings.ui.embed_origins)
             .map_err(|e| format!("ui.embed_origins: {e}"))?)
         .deliveries(deliveries)
