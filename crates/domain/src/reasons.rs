@@ -10,6 +10,8 @@ use serde::{Serialize, Serializer};
 /// models can measure).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(strum::IntoStaticStr, strum::VariantArray)]
+#[strum(serialize_all = "snake_case")]
 pub enum PortraitRequirement {
     HeadSize,
     Margins,
@@ -29,42 +31,12 @@ pub enum PortraitRequirement {
 }
 
 impl PortraitRequirement {
-    pub const ALL: [Self; 15] = [
-        Self::HeadSize,
-        Self::Margins,
-        Self::EyeLine,
-        Self::Yaw,
-        Self::Pitch,
-        Self::Roll,
-        Self::EyesOpen,
-        Self::MouthClosed,
-        Self::Sharpness,
-        Self::Exposure,
-        Self::IlluminationUniformity,
-        Self::BackgroundUniformity,
-        Self::SingleFace,
-        Self::EyesVisible,
-        Self::LowerFaceVisible,
-    ];
+    /// Every requirement, in declaration order.
+    pub const ALL: &'static [Self] = <Self as strum::VariantArray>::VARIANTS;
 
+    /// Its name in the API (strum, from the variant's name).
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::HeadSize => "head_size",
-            Self::Margins => "margins",
-            Self::EyeLine => "eye_line",
-            Self::Yaw => "yaw",
-            Self::Pitch => "pitch",
-            Self::Roll => "roll",
-            Self::EyesOpen => "eyes_open",
-            Self::MouthClosed => "mouth_closed",
-            Self::Sharpness => "sharpness",
-            Self::Exposure => "exposure",
-            Self::IlluminationUniformity => "illumination_uniformity",
-            Self::BackgroundUniformity => "background_uniformity",
-            Self::SingleFace => "single_face",
-            Self::EyesVisible => "eyes_visible",
-            Self::LowerFaceVisible => "lower_face_visible",
-        }
+        self.into()
     }
 }
 
@@ -151,7 +123,8 @@ impl ReasonCode {
         ];
         codes.extend(
             PortraitRequirement::ALL
-                .into_iter()
+                .iter()
+                .copied()
                 .map(Self::PortraitRequirementFailed),
         );
         codes

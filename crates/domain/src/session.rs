@@ -11,6 +11,8 @@ use crate::verdict::Verdict;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(strum::IntoStaticStr, strum::EnumString)]
+#[strum(serialize_all = "snake_case")]
 pub enum SessionKind {
     /// Created server to server with an API key.
     Managed,
@@ -20,6 +22,8 @@ pub enum SessionKind {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
+#[derive(strum::IntoStaticStr, strum::EnumString)]
+#[strum(serialize_all = "snake_case")]
 pub enum SessionMode {
     #[default]
     Active,
@@ -27,26 +31,34 @@ pub enum SessionMode {
 }
 
 impl SessionKind {
+    /// Its name in the API and the database (strum, from the variant's name).
     pub fn as_str(self) -> &'static str {
-        match self {
-            SessionKind::Managed => "managed",
-            SessionKind::Direct => "direct",
-        }
+        self.into()
+    }
+
+    /// The kind a stored or sent name names.
+    pub fn parse(value: &str) -> Option<Self> {
+        value.parse().ok()
     }
 }
 
 impl SessionMode {
+    /// Its name in the API and the database (strum, from the variant's name).
     pub fn as_str(self) -> &'static str {
-        match self {
-            SessionMode::Active => "active",
-            SessionMode::Passive => "passive",
-        }
+        self.into()
+    }
+
+    /// The mode a stored or sent name names.
+    pub fn parse(value: &str) -> Option<Self> {
+        value.parse().ok()
     }
 }
 
 /// Lifecycle: `created` → `in_progress` → `completed`; `created`/`in_progress` → `expired`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(strum::IntoStaticStr, strum::EnumString)]
+#[strum(serialize_all = "snake_case")]
 pub enum SessionStatus {
     Created,
     InProgress,
@@ -79,23 +91,14 @@ impl SessionStatus {
         }
     }
 
+    /// Its name in the API and the database (strum, from the variant's name).
     pub fn as_str(self) -> &'static str {
-        match self {
-            SessionStatus::Created => "created",
-            SessionStatus::InProgress => "in_progress",
-            SessionStatus::Completed => "completed",
-            SessionStatus::Expired => "expired",
-        }
+        self.into()
     }
 
+    /// The status a stored or sent name names.
     pub fn parse(value: &str) -> Option<Self> {
-        Some(match value {
-            "created" => SessionStatus::Created,
-            "in_progress" => SessionStatus::InProgress,
-            "completed" => SessionStatus::Completed,
-            "expired" => SessionStatus::Expired,
-            _ => return None,
-        })
+        value.parse().ok()
     }
 }
 

@@ -7,10 +7,24 @@ use crate::error::DomainError;
 /// The outcome of a liveness session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(strum::IntoStaticStr, strum::EnumString)]
+#[strum(serialize_all = "snake_case")]
 pub enum Verdict {
     Pass,
     Retry,
     Fail,
+}
+
+impl Verdict {
+    /// Its name in the API and the database (strum, from the variant's name).
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+
+    /// The verdict a stored or sent name names.
+    pub fn parse(value: &str) -> Option<Self> {
+        value.parse().ok()
+    }
 }
 
 /// The spec's confidence at and above which a session passes.

@@ -8,6 +8,8 @@ use crate::ids::TenantId;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(strum::IntoStaticStr, strum::EnumString)]
+#[strum(serialize_all = "snake_case")]
 pub enum DeliveryStatus {
     Pending,
     Delivered,
@@ -15,21 +17,14 @@ pub enum DeliveryStatus {
 }
 
 impl DeliveryStatus {
+    /// Its name in the API and the database (strum, from the variant's name).
     pub fn as_str(self) -> &'static str {
-        match self {
-            DeliveryStatus::Pending => "pending",
-            DeliveryStatus::Delivered => "delivered",
-            DeliveryStatus::Failed => "failed",
-        }
+        self.into()
     }
 
+    /// The delivery status a stored or sent name names.
     pub fn parse(value: &str) -> Option<Self> {
-        Some(match value {
-            "pending" => DeliveryStatus::Pending,
-            "delivered" => DeliveryStatus::Delivered,
-            "failed" => DeliveryStatus::Failed,
-            _ => return None,
-        })
+        value.parse().ok()
     }
 }
 

@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 /// the nose toward the image's right in the unmirrored camera frame (positive yaw).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum ChallengeKind {
     Blink,
     TurnLeft,
@@ -23,13 +25,9 @@ impl ChallengeKind {
         ChallengeKind::Smile,
     ];
 
+    /// Its name on the WebSocket and in the page (strum, from the variant's name).
     pub fn as_str(self) -> &'static str {
-        match self {
-            ChallengeKind::Blink => "blink",
-            ChallengeKind::TurnLeft => "turn_left",
-            ChallengeKind::TurnRight => "turn_right",
-            ChallengeKind::Smile => "smile",
-        }
+        self.into()
     }
 }
 

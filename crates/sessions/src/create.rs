@@ -46,10 +46,8 @@ pub struct CreatedSession {
 
 fn parse_mode(mode: Option<&str>) -> SessionResult<SessionMode> {
     match mode {
-        None => Ok(SessionMode::Active),
-        Some("passive") => Ok(SessionMode::Passive),
-        Some("active") => Ok(SessionMode::Active),
-        Some(_) => Err(SessionError::InvalidMode),
+        None => Ok(SessionMode::default()),
+        Some(name) => SessionMode::parse(name).ok_or(SessionError::InvalidMode),
     }
 }
 

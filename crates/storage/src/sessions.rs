@@ -75,14 +75,6 @@ pub struct SessionOutcome {
     pub audit_frames: Vec<Vec<u8>>,
 }
 
-fn verdict_str(verdict: Verdict) -> &'static str {
-    match verdict {
-        Verdict::Pass => "pass",
-        Verdict::Retry => "retry",
-        Verdict::Fail => "fail",
-    }
-}
-
 /// The lifecycle's refusal of `from` → `to`.
 fn refused(from: SessionStatus, to: SessionStatus) -> StorageError {
     domain::DomainError::InvalidTransition {
@@ -98,16 +90,8 @@ impl SessionRow {
         Ok(Session {
             id: parse_uuid(&self.id)?,
             tenant_id: TenantId(parse_uuid(&self.tenant_id)?),
-            kind: match self.kind.as_str() {
-                "managed" => SessionKind::Managed,
-                "direct" => SessionKind::Direct,
-                other => return Err(corrupt("kind", other)),
-            },
-            mode: match self.mode.as_str() {
-                "active" => SessionMode::Active,
-                "passive" => SessionMode::Passive,
-                other => return Err(corrupt("mode", other)),
-            },
+            kind: SessionKind::parse(&self.kind).ok_or_else(|| corrupt("kind", &self.kind))?,
+            mode: SessionMode::parse(&self.mode).ok_or_else(|| corrupt("mode", &self.mode))?,
             status: SessionStatus::parse(&self.status)
                 .ok_or_else(|| corrupt("status", &self.status))?,
             reference_id: self.reference_id,
@@ -119,10 +103,7 @@ impl SessionRow {
             max_attempts: self.max_attempts.max(0) as u32,
             verdict: match self.verdict.as_deref() {
                 None => None,
-                Some("pass") => Some(Verdict::Pass),
-                Some("retry") => Some(Verdict::Retry),
-                Some("fail") => Some(Verdict::Fail),
-                Some(other) => return Err(corrupt("verdict", other)),
+                Some(name) => Some(Verdict::parse(name).ok_or_else(|| corrupt("verdict", name))?),
             },
             confidence: self.confidence.map(|c| c as f32),
             photo_quality_score: self.photo_quality_score.map(|q| q as f32),
@@ -322,7 +303,7 @@ impl Store {
             ))
             .set((
                 sessions::status.eq(SessionStatus::Completed.as_str()),
-                sessions::verdict.eq(Some(verdict_str(outcome.verdict))),
+                sessions::verdict.eq(Some(outcome.verdict.as_str())),
                 sessions::confidence.eq(Some(f64::from(outcome.confidence))),
                 sessions::layers.eq(Some(outcome.layers_json.as_str())),
                 sessions::photo.eq(photo),
