@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
 use config::{Config, Environment, File, FileFormat};
+use ipnet::IpNet;
 use serde::Deserialize;
 use thiserror::Error;
 
@@ -307,13 +308,8 @@ impl Settings {
                 });
             }
         }
-        for (key, cidrs) in [
-            ("webhooks.allowed_networks", &self.webhooks.allowed_networks),
-            ("server.trusted_proxies", &self.server.trusted_proxies),
-        ] {
-            webhooks::guard::parse_networks(cidrs)
-                .map_err(|reason| SettingsError::Invalid { key, reason })?;
-        }
+        self.webhook_allowed_networks()?;
+        self.trusted_proxies()?;
         http::ui::UiSettings::new(&self.ui.embed_origins).map_err(|reason| {
             SettingsError::Invalid {
                 key: "ui.embed_origins",
@@ -393,6 +389,16 @@ impl Settings {
         !self.server.tls.cert_file.trim().is_empty()
     }
 
+    /// `webhooks.allowed_networks`: the non-public networks webhooks may reach.
+    pub fn webhook_allowed_networks(&self) -> Result<Vec<IpNet>, SettingsError> {
+        parse_networks("webhooks.allowed_networks", &self.webhooks.allowed_networks)
+    }
+
+    /// `server.trusted_proxies`: the balancers whose `X-Forwarded-For` is believed.
+    pub fn trusted_proxies(&self) -> Result<Vec<IpNet>, SettingsError> {
+        parse_networks("server.trusted_proxies", &self.server.trusted_proxies)
+    }
+
     /// The parsed listen address.
     pub fn bind_address(&self) -> Result<SocketAddr, SettingsError> {
         self.server
@@ -403,4 +409,21 @@ impl Settings {
                 reason: format!("`{}` is not a socket address: {e}", self.server.bind),
             })
     }
+}
+
+/// Parses the CIDR networks (`127.0.0.0/8`, `::1/128`) of the setting `key`; blank entries are
+/// skipped.
+fn parse_networks(key: &'static str, cidrs: &[String]) -> Result<Vec<IpNet>, SettingsError> {
+    cidrs
+        .iter()
+        .filter(|c| !c.trim().is_empty())
+        .map(|c| {
+            c.trim()
+                .parse::<IpNet>()
+                .map_err(|e| SettingsError::Invalid {
+                    key,
+                    reason: format!("`{c}` is not a CIDR network: {e}"),
+                })
+        })
+        .collect()
 }

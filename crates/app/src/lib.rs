@@ -10,6 +10,7 @@ mod collections;
 pub mod dto;
 mod error;
 mod faces;
+mod operations;
 mod search;
 
 use std::sync::Arc;
@@ -19,6 +20,7 @@ use storage::search::FaceSearch;
 
 pub use collections::{Page, QualityFilter};
 pub use error::{AppError, AppResult};
+pub use operations::Operations;
 pub use search::SearchQuery;
 pub use sessions::gate::InferenceGate;
 

@@ -1,5 +1,6 @@
-//! The client's address: the TCP peer, or the first untrusted hop of `X-Forwarded-For` when the
-//! peer is one of `server.trusted_proxies` (a balancer in front). Never believed otherwise.
+//! Who the client is: its address (the TCP peer, or the first untrusted hop of
+//! `X-Forwarded-For` when the peer is one of `server.trusted_proxies`, a balancer in front;
+//! never believed otherwise) and the API key it presents.
 
 use std::net::IpAddr;
 
@@ -29,4 +30,17 @@ pub fn client_address(req: &HttpRequest, trusted_proxies: &[IpNet]) -> IpAddr {
         .find(|ip| !trusted(ip))
         .copied()
         .unwrap_or(peer)
+}
+
+/// The key of an `Authorization: Bearer <key>` header.
+pub(crate) fn bearer(req: &HttpRequest) -> Option<String> {
+    let value = req
+        .headers()
+        .get(actix_web::http::header::AUTHORIZATION)?
+        .to_str()
+        .ok()?;
+    let (scheme, key) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| key.trim().to_owned())
 }

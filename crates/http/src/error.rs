@@ -257,3 +257,8 @@ impl From<sessions::SessionError> for ApiError {
         }
     }
 }
+
+/// The answer to a path no route matches (`route_not_found`).
+pub(crate) async fn route_not_found() -> actix_web::HttpResponse {
+    ApiError::new(Code::RouteNotFound, "no route matches this path").error_response()
+}

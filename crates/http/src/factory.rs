@@ -127,6 +127,7 @@ impl AppStateBuilder {
             ),
         };
         // one gate for HTTP inference and live-session frames alike
+        let operations = app::Operations::new(self.search.store().clone());
         let faces = app::FaceServices::new(
             self.engine,
             self.search,
@@ -138,6 +139,7 @@ impl AppStateBuilder {
             limiter: Arc::new(limiter),
             metrics: Arc::new(observability::Metrics::default()),
             sessions: self.sessions,
+            operations,
             trusted_proxies: Arc::new(self.trusted_proxies),
             ui: Arc::new(self.ui),
             failed_credentials: Arc::new(failed_credentials),

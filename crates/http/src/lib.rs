@@ -1,29 +1,25 @@
 //! Facegate's HTTP layer: application state, route registration, authentication, uploads,
-//! the one error shape, and the operational endpoints.
+//! the one error shape, and the operational endpoints. Its rooms: `routes/` (the handlers, one
+//! file a family; `configure` registers them all), `middleware/` (what runs around them: the
+//! API-key extractor, rate limits, the lock-out, body deadlines, request log and metrics) and
+//! `openapi/` (the document, the bodies it describes, the validators' constraints).
 
-mod auth;
 mod client;
 pub mod codes;
-mod collections;
-pub mod deadline;
 pub mod error;
-mod faces;
 mod factory;
-pub mod guessing;
-pub mod health;
-mod liveness;
-pub mod observability;
+mod middleware;
 pub mod openapi;
-mod openapi_constraints;
-mod ops_metrics;
 mod params;
-pub mod ratelimit;
 mod routes;
-mod search;
-pub use factory::{AppStateBuilder, DEFAULT_FAILED_CREDENTIALS_PER_MINUTE, app, starting_app};
-pub mod ui;
 pub mod upload;
-mod ws;
+
+pub use factory::{AppStateBuilder, DEFAULT_FAILED_CREDENTIALS_PER_MINUTE, app, starting_app};
+pub(crate) use middleware::{auth, ops_metrics};
+pub use middleware::{deadline, guessing, observability, ratelimit};
+pub(crate) use routes::sessions as session_routes;
+pub(crate) use routes::{collections, faces, search};
+pub use routes::{health, ui};
 
 use std::sync::Arc;
 
@@ -40,6 +36,8 @@ pub struct AppState {
     pub metrics: Arc<observability::Metrics>,
     /// Liveness sessions (crate `sessions`).
     pub sessions: sessions::SessionService,
+    /// API keys, readiness and the webhook backlog (crate `app`).
+    pub operations: app::Operations,
     /// Balancers whose `X-Forwarded-For` is believed (`server.trusted_proxies`).
     pub trusted_proxies: Arc<Vec<ipnet::IpNet>>,
     /// The verification UI's settings (who may frame it).

@@ -15,7 +15,7 @@ const LIMIT: u64 = 10_000;
 #[actix_web::test]
 async fn every_upload_route_refuses_an_image_over_the_pixel_limit() {
     let mut f = fixture();
-    let store = f.state.sessions.store().clone();
+    let store = f.store.clone();
     let mut settings = sessions::SessionSettings::defaults("https://facegate.test");
     settings.max_image_pixels = LIMIT;
     let sessions = sessions::SessionService::new(

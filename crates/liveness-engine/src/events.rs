@@ -1,26 +1,23 @@
-//! What a session tells its client after each frame: the spec's `face_detected`, `challenge`,
-//! `challenge_result` and `verdict`, plus guidance. Serialised as the WebSocket's
-//! `{"type": …, "data": {…}}` messages.
+//! What the engine reports after each frame: a face found, guidance, the next challenge, a
+//! challenge's outcome and the verdict. These are the engine's internal events, not a wire
+//! format: the verdict carries per-layer scores that must never reach a browser, so the
+//! session layer (`sessions::messages::ClientMessage`) decides what each becomes on the
+//! WebSocket.
 
 use serde::{Deserialize, Serialize};
 
 use crate::challenge::ChallengeKind;
 use crate::fusion::VerdictReport;
 
-/// One message to the client.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "type", content = "data", rename_all = "snake_case")]
+/// One event of a session.
+#[derive(Debug, Clone, PartialEq)]
 pub enum LivenessEvent {
     /// A single face was found for the first time, or found again after it was lost.
     FaceDetected { confidence: f32, centered: bool },
     /// A hint for the user; never changes the verdict by itself.
     Guidance { code: Guidance },
     /// The next challenge to perform (active mode).
-    Challenge {
-        #[serde(rename = "type")]
-        kind: ChallengeKind,
-        index: usize,
-    },
+    Challenge { kind: ChallengeKind, index: usize },
     /// The outcome of the challenge with this index.
     ChallengeResult { index: usize, passed: bool },
     /// The final decision; no events follow it.

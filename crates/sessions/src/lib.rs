@@ -173,10 +173,6 @@ impl SessionService {
         self.inference.clone()
     }
 
-    pub fn store(&self) -> &Store {
-        &self.store
-    }
-
     pub fn settings(&self) -> &SessionSettings {
         &self.settings
     }

@@ -17,19 +17,6 @@ use crate::ratelimit::LimitRefusal;
 #[derive(Debug, Clone, Copy)]
 pub struct Tenant(pub TenantId);
 
-/// The key of an `Authorization: Bearer <key>` header.
-pub(crate) fn bearer(req: &HttpRequest) -> Option<String> {
-    let value = req
-        .headers()
-        .get(actix_web::http::header::AUTHORIZATION)?
-        .to_str()
-        .ok()?;
-    let (scheme, key) = value.split_once(' ')?;
-    scheme
-        .eq_ignore_ascii_case("bearer")
-        .then(|| key.trim().to_owned())
-}
-
 fn rate_limited(wait_seconds: u64) -> ApiError {
     let message = format!("this API key is over its rate limit; retry in {wait_seconds} s");
     ApiError::new(Code::RateLimited, message).retry_after(wait_seconds)
@@ -40,7 +27,7 @@ impl FromRequest for Tenant {
     type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
 
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        let key = bearer(req);
+        let key = crate::client::bearer(req);
         let state = req.app_data::<web::Data<AppState>>().cloned();
         // the lock-out already checked this key (a locked-out address): not again
         let accepted = req.extensions().get::<AcceptedApiKey>().map(|a| a.0);
@@ -53,7 +40,7 @@ impl FromRequest for Tenant {
             let checked = web::block(move || {
                 let tenant = match accepted {
                     Some(tenant) => Some(tenant),
-                    None => state.sessions.store().authenticate_api_key(&key)?,
+                    None => state.operations.tenant_of_api_key(&key)?,
                 };
                 let Some(tenant) = tenant else {
                     return Ok(None);

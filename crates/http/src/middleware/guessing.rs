@@ -171,9 +171,9 @@ async fn accepted_api_key(
     state: &AppState,
     req: &actix_web::HttpRequest,
 ) -> Option<AcceptedApiKey> {
-    let key = crate::auth::bearer(req)?;
-    let store = state.sessions.store().clone();
-    match web::block(move || store.authenticate_api_key(&key)).await {
+    let key = crate::client::bearer(req)?;
+    let operations = state.operations.clone();
+    match web::block(move || operations.tenant_of_api_key(&key)).await {
         Ok(Ok(Some(tenant))) => Some(AcceptedApiKey(tenant)),
         _ => None,
     }

@@ -149,8 +149,8 @@ pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
     let mut body = state
         .metrics
         .render(&state.faces.engine().inference_stats());
-    let store = state.sessions.store().clone();
-    let backlog = web::block(move || store.webhook_backlog())
+    let operations = state.operations.clone();
+    let backlog = web::block(move || operations.webhook_backlog())
         .await
         .ok()
         .and_then(Result::ok);

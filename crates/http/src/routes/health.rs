@@ -44,10 +44,10 @@ struct Ready<'a> {
     ),
 )]
 pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
-    let store = state.sessions.store().clone();
-    let reachable = web::block(move || store.ping())
+    let operations = state.operations.clone();
+    let reachable = web::block(move || operations.database_reachable())
         .await
-        .is_ok_and(|r| r.is_ok());
+        .unwrap_or(false);
     if reachable {
         HttpResponse::Ok().json(Ready {
             status: "ready",

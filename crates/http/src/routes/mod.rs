@@ -7,10 +7,15 @@ use actix_web::http::{Method, header};
 use actix_web::{HttpResponse, ResponseError, Route, web};
 
 use crate::error::{ApiError, Code};
-use crate::{
-    AppState, MAX_JSON_BYTES, MAX_SESSION_JSON_BYTES, collections, deadline, faces, health,
-    liveness, observability, openapi, search, ui, ws,
-};
+use crate::{AppState, MAX_JSON_BYTES, MAX_SESSION_JSON_BYTES, deadline, observability, openapi};
+
+pub mod collections;
+pub mod faces;
+pub mod health;
+pub mod search;
+pub mod sessions;
+pub mod ui;
+mod ws;
 
 /// One path with a handler per method; any other method gets 405 with an `Allow` header
 /// listing these.
@@ -41,11 +46,6 @@ fn method_not_allowed(allow: &str) -> HttpResponse {
         response.headers_mut().insert(header::ALLOW, value);
     }
     response
-}
-
-/// The answer to a path no route matches.
-pub(crate) async fn not_found() -> HttpResponse {
-    ApiError::new(Code::RouteNotFound, "no route matches this path").error_response()
 }
 
 /// JSON bodies up to `limit` bytes, their errors mapped onto `invalid_json` (413 over the
@@ -108,34 +108,34 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .service(
                 resource(
                     "/api/v1/managed-session",
-                    vec![(Method::POST, web::to(liveness::create_managed))],
+                    vec![(Method::POST, web::to(sessions::create_managed))],
                 )
                 // a reference image travels in the JSON body
                 .app_data(json_config(MAX_SESSION_JSON_BYTES)),
             )
             .service(resource(
                 "/api/v1/session",
-                vec![(Method::POST, web::to(liveness::create_direct))],
+                vec![(Method::POST, web::to(sessions::create_direct))],
             ))
             .service(resource(
                 "/api/v1/session/{id}/result",
-                vec![(Method::GET, web::to(liveness::result))],
+                vec![(Method::GET, web::to(sessions::result))],
             ))
             .service(resource(
                 "/api/v1/session/{id}/photo",
-                vec![(Method::GET, web::to(liveness::photo))],
+                vec![(Method::GET, web::to(sessions::photo))],
             ))
             .service(resource(
                 "/api/v1/session/{id}/audit-frames",
-                vec![(Method::GET, web::to(liveness::audit_frames))],
+                vec![(Method::GET, web::to(sessions::audit_frames))],
             ))
             .service(resource(
                 "/api/v1/session/{id}/webhook-deliveries",
-                vec![(Method::GET, web::to(liveness::webhook_deliveries))],
+                vec![(Method::GET, web::to(sessions::webhook_deliveries))],
             ))
             .service(resource(
                 "/api/v1/compare-with-session",
-                vec![(Method::POST, web::to(liveness::compare_with_session))],
+                vec![(Method::POST, web::to(sessions::compare_with_session))],
             ))
             .service(resource(
                 "/ws/{session_id}",
@@ -198,6 +198,6 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
                 "/api/v2/collections/{external_id}/search-by-image",
                 vec![(Method::POST, web::to(search::search_by_image))],
             ))
-            .default_service(web::to(not_found));
+            .default_service(web::to(crate::error::route_not_found));
     }
 }

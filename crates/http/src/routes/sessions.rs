@@ -17,22 +17,27 @@ use crate::AppState;
 use crate::auth::Tenant;
 use crate::error::Code;
 use crate::error::{ApiError, ErrorBody};
-use crate::openapi::{KeyErrors, UploadErrors};
+use crate::openapi::bodies::{KeyErrors, UploadErrors};
 use crate::upload::{FormSpec, SafeMultipart, read_form};
 
 /// `POST /api/v1/managed-session` body.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ManagedSessionBody {
-    /// Where the user goes after the verdict (`https`, public); `session_id` is added.
+    /// Where the user goes after the verdict (`https`, public); `session_id` is added. The
+    /// pattern states what needs no lookup: `https`, a host with a dot (or a bracketed IPv6
+    /// literal), no credentials.
     #[schema(
         example = "https://bank.example/onboarding/done",
         max_length = 2048,
-        pattern = "^https://"
+        pattern = r"^https://([^\s/?#@\[\]:.]+(\.[^\s/?#@\[\]:.]+)+\.?|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?([/?#]\S*)?$"
     )]
     redirect_url: Option<String>,
     /// Receives the signed verdict (`https`, public, a host that resolves).
-    #[schema(max_length = 2048, pattern = "^https://")]
+    #[schema(
+        max_length = 2048,
+        pattern = r"^https://([^\s/?#@\[\]:.]+(\.[^\s/?#@\[\]:.]+)+\.?|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?([/?#]\S*)?$"
+    )]
     webhook_url: Option<String>,
     /// Your identifier, echoed in the result and webhook: 1 to 256 characters, no control
     /// characters.
@@ -295,7 +300,7 @@ pub async fn photo(
 }
 
 #[utoipa::path(post, path = "/api/v1/compare-with-session", tag = "sessions",
-    request_body(content = crate::openapi::CompareWithSessionForm, content_type = "multipart/form-data"),
+    request_body(content = crate::openapi::bodies::CompareWithSessionForm, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "Similarity of the probe's largest face to the session's portrait", body = CompareWithSessionView),
         UploadErrors,

@@ -131,7 +131,7 @@ fn embedded(req: &HttpRequest, name: &str, cache: &'static str) -> Option<HttpRe
 pub async fn asset(req: HttpRequest, path: web::Path<(String, String)>) -> HttpResponse {
     let (version, name) = path.into_inner();
     if name.ends_with(".html") {
-        return crate::routes::not_found().await; // templates are served rendered, never raw
+        return crate::error::route_not_found().await; // templates are served rendered, never raw
     }
     let cache = if version == asset_version() {
         "public, max-age=31536000, immutable"
@@ -140,7 +140,7 @@ pub async fn asset(req: HttpRequest, path: web::Path<(String, String)>) -> HttpR
     };
     match embedded(&req, &name, cache) {
         Some(response) => response,
-        None => crate::routes::not_found().await,
+        None => crate::error::route_not_found().await,
     }
 }
 
@@ -154,7 +154,7 @@ pub async fn asset(req: HttpRequest, path: web::Path<(String, String)>) -> HttpR
 )]
 pub async fn sdk(req: HttpRequest) -> HttpResponse {
     let Some(mut response) = embedded(&req, "sdk/facegate.js", "public, max-age=300") else {
-        return crate::routes::not_found().await;
+        return crate::error::route_not_found().await;
     };
     response.headers_mut().insert(
         header::HeaderName::from_static("cross-origin-resource-policy"),
@@ -245,7 +245,7 @@ pub async fn verify(
 )]
 pub async fn demo(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
     if !state.sessions.settings().direct.enabled {
-        return crate::routes::not_found().await;
+        return crate::error::route_not_found().await;
     }
     let query = PageQuery::of(&req);
     let config = serde_json::json!({"lang": language(&req, query.lang.as_deref())});

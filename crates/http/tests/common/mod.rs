@@ -58,6 +58,8 @@ pub fn multipart(fields: &[(&str, Part<'_>)]) -> Vec<u8> {
 
 pub struct Fixture {
     pub state: AppState,
+    /// The database under `state`, for tests that build their own services over it.
+    pub store: storage::Store,
     pub key: String,
     pub other_key: String,
     _dir: tempfile::TempDir,
@@ -82,13 +84,14 @@ pub fn fixture() -> Fixture {
         1,
     )
     .expect("session service");
-    let search = Arc::new(storage::search::FaceSearch::new(store));
+    let search = Arc::new(storage::search::FaceSearch::new(store.clone()));
     // the rate limits and the lock-out off: each test sends many requests from one address
     let state = facegate_http::AppStateBuilder::new(engine, search, sessions)
         .limits_off()
         .build();
     Fixture {
         state,
+        store,
         key,
         other_key,
         _dir: dir,
