@@ -1,110 +1,45 @@
 //! Who may reach what over HTTP: tenant isolation and the per-key rate limit.
 
-use facegate_blackbox_tests::{
-    Part, create_key, json_body, multipart, send, start_server, testdata_file,
-};
+use facegate_blackbox_tests::{Api, Part, create_key, send, start_server, testdata_file};
 
 #[test]
 fn tenants_are_isolated_over_http() {
     let server = start_server(&[]);
-    let (a, b) = (
-        create_key(&server, "tenant-a"),
-        create_key(&server, "tenant-b"),
-    );
-    let url = |path: &str| format!("{}{path}", server.base_url);
-    let (ct, body) = json_body(serde_json::json!({"external_id": "shared-name"}));
+    let tenant = |name: &str| Api {
+        base_url: server.base_url.clone(),
+        key: create_key(&server, name),
+    };
+    let (a, b) = (tenant("tenant-a"), tenant("tenant-b"));
+    let shared_name = serde_json::json!({"external_id": "shared-name"});
     assert_eq!(
-        send(
-            "POST",
-            &url("/api/v2/collections"),
-            Some(&a),
-            ct,
-            body.clone()
-        )
-        .status,
+        a.post_json("/api/v2/collections", shared_name.clone())
+            .status,
         201
     );
-    let (ct2, body2) = multipart(&[
-        ("image", testdata_file("identities/tv-cast/amy/amy1.png")),
-        ("external_face_id", Part::Text("amy".into())),
-    ]);
-    let face = send(
-        "POST",
-        &url("/api/v2/collections/shared-name/faces"),
-        Some(&a),
-        Some(&ct2),
-        body2,
+    let face = a.post_form(
+        "/api/v2/collections/shared-name/faces",
+        &[
+            ("image", testdata_file("identities/tv-cast/amy/amy1.png")),
+            ("external_face_id", Part::Text("amy".into())),
+        ],
     );
     let face_id = face.body["face_id"].as_str().expect("face id").to_owned();
     // b cannot see, search or delete a's collection and face
     assert_eq!(
-        send(
-            "GET",
-            &url("/api/v2/collections/shared-name"),
-            Some(&b),
-            None,
-            vec![]
-        )
-        .code(),
+        b.get("/api/v2/collections/shared-name").code(),
         "collection_not_found"
     );
-    assert_eq!(
-        send(
-            "POST",
-            &url(&format!(
-                "/api/v2/collections/shared-name/search-by-face/{face_id}"
-            )),
-            Some(&b),
-            None,
-            vec![]
-        )
-        .code(),
-        "collection_not_found"
-    );
-    assert_eq!(
-        send(
-            "DELETE",
-            &url("/api/v2/collections/shared-name"),
-            Some(&b),
-            None,
-            vec![]
-        )
-        .status,
-        404
-    );
-    assert_eq!(
-        send("GET", &url("/api/v2/collections"), Some(&b), None, vec![]).body["collections"]
-            .as_array()
-            .map(Vec::len),
-        Some(0)
-    );
+    let search = format!("/api/v2/collections/shared-name/search-by-face/{face_id}");
+    assert_eq!(b.post(&search).code(), "collection_not_found");
+    assert_eq!(b.delete("/api/v2/collections/shared-name").status, 404);
+    let listed = b.get("/api/v2/collections");
+    assert_eq!(listed.body["collections"].as_array().map(Vec::len), Some(0));
     // the same external_id under b is its own collection
-    assert_eq!(
-        send("POST", &url("/api/v2/collections"), Some(&b), ct, body).status,
-        201
-    );
-    assert_eq!(
-        send(
-            "GET",
-            &url("/api/v2/collections/shared-name"),
-            Some(&b),
-            None,
-            vec![]
-        )
-        .body["face_count"],
-        0
-    );
-    assert_eq!(
-        send(
-            "GET",
-            &url("/api/v2/collections/shared-name"),
-            Some(&a),
-            None,
-            vec![]
-        )
-        .body["face_count"],
-        1
-    );
+    assert_eq!(b.post_json("/api/v2/collections", shared_name).status, 201);
+    let face_count =
+        |api: &Api| api.get("/api/v2/collections/shared-name").body["face_count"].clone();
+    assert_eq!(face_count(&b), 0);
+    assert_eq!(face_count(&a), 1);
 }
 
 #[test]

@@ -53,9 +53,26 @@ fn sessions_and_webhooks_are_counted_and_the_shipped_rules_query_real_metrics() 
     let server = start_webhook_server(&ca);
     let key = create_key(&server, "bank");
     let dead_receiver = free_port();
+    a_session_passes_with_its_webhook_to_a_dead_receiver(&server, &key, dead_receiver);
+    let text = scrape_once_a_retry_is_counted(&server.base_url);
+    println!("{text}");
+    the_verdict_frames_and_backlog_are_counted(&text);
+    // after one request, so the request families exist too
+    assert_eq!(
+        get(&format!("{}/healthz", server.base_url), None).status,
+        200
+    );
+    every_metric_the_rules_and_dashboard_query_is_exported(&scrape(&server.base_url));
+}
+
+fn a_session_passes_with_its_webhook_to_a_dead_receiver(
+    server: &facegate_blackbox_tests::Server,
+    key: &str,
+    dead_receiver: u16,
+) {
     let created = create_managed_session(
-        &server,
-        &key,
+        server,
+        key,
         json!({
             "mode": "passive",
             "webhook_url": format!("https://127.0.0.1:{dead_receiver}/hook"),
@@ -76,57 +93,57 @@ fn sessions_and_webhooks_are_counted_and_the_shipped_rules_query_real_metrics() 
         outcome.verdict().map(|v| v["verdict"].clone()),
         Some(json!("pass"))
     );
+}
 
-    // the receiver is down: the delivery is retried and stays in the backlog
+/// The receiver is down: the delivery is retried and stays in the backlog. Waits (at most
+/// 30 s) until the retry is counted and returns that scrape.
+fn scrape_once_a_retry_is_counted(base_url: &str) -> String {
     let deadline = Instant::now() + Duration::from_secs(30);
-    let text = loop {
-        let text = scrape(&server.base_url);
+    loop {
+        let text = scrape(base_url);
         if sample(
             &text,
             "facegate_webhook_deliveries_total{outcome=\"retry\"}",
         ) >= Some(1.0)
         {
-            break text;
+            return text;
         }
         assert!(
             Instant::now() < deadline,
             "no retried delivery counted:\n{text}"
         );
         std::thread::sleep(Duration::from_millis(200));
-    };
-    println!("{text}");
+    }
+}
+
+fn the_verdict_frames_and_backlog_are_counted(text: &str) {
     assert_eq!(
-        sample(&text, "facegate_session_verdicts_total{verdict=\"pass\"}"),
+        sample(text, "facegate_session_verdicts_total{verdict=\"pass\"}"),
         Some(1.0)
     );
     assert_eq!(
-        sample(&text, "facegate_session_verdicts_total{verdict=\"fail\"}"),
+        sample(text, "facegate_session_verdicts_total{verdict=\"fail\"}"),
         Some(0.0)
     );
-    let frames_counted = sample(&text, "facegate_session_frames_total").expect("frames");
-    let dropped = sample(&text, "facegate_session_frames_dropped_total").expect("dropped");
+    let frames_counted = sample(text, "facegate_session_frames_total").expect("frames");
+    let dropped = sample(text, "facegate_session_frames_dropped_total").expect("dropped");
     assert!(
         frames_counted >= 20.0 && dropped <= frames_counted,
         "{frames_counted} {dropped}"
     );
-    assert_eq!(sample(&text, "facegate_sessions_active"), Some(0.0));
-    assert_eq!(sample(&text, "facegate_webhook_backlog"), Some(1.0));
-    assert!(sample(&text, "facegate_webhook_backlog_oldest_seconds").is_some_and(|age| age > 0.0));
+    assert_eq!(sample(text, "facegate_sessions_active"), Some(0.0));
+    assert_eq!(sample(text, "facegate_webhook_backlog"), Some(1.0));
+    assert!(sample(text, "facegate_webhook_backlog_oldest_seconds").is_some_and(|age| age > 0.0));
     assert_eq!(
         sample(
-            &text,
+            text,
             "facegate_webhook_deliveries_total{outcome=\"delivered\"}"
         ),
         Some(0.0)
     );
+}
 
-    // every metric the shipped rules and dashboard query is exported (after one request, so
-    // the request families exist too)
-    assert_eq!(
-        get(&format!("{}/healthz", server.base_url), None).status,
-        200
-    );
-    let text = scrape(&server.base_url);
+fn every_metric_the_rules_and_dashboard_query_is_exported(text: &str) {
     let exported: BTreeSet<String> = text
         .lines()
         .filter_map(|line| line.strip_prefix("# TYPE "))

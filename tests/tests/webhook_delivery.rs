@@ -16,6 +16,25 @@ fn deliveries(base_url: &str, key: &str, id: &str) -> Value {
     send("GET", &url, Some(key), None, Vec::new()).body["deliveries"][0].clone()
 }
 
+/// Polls the session's first delivery (at most `within`) until `done` holds, and returns it.
+fn delivery_when(
+    base_url: &str,
+    key: &str,
+    id: &str,
+    within: Duration,
+    done: impl Fn(&Value) -> bool,
+) -> Value {
+    let deadline = Instant::now() + within;
+    loop {
+        let delivery = deliveries(base_url, key, id);
+        if done(&delivery) {
+            return delivery;
+        }
+        assert!(Instant::now() < deadline, "not reached: {delivery}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
 #[test]
 fn a_pending_webhook_survives_a_down_receiver_and_a_sigkilled_server() {
     let ca = TestCa::new();
@@ -23,9 +42,40 @@ fn a_pending_webhook_survives_a_down_receiver_and_a_sigkilled_server() {
     let mut server = start_webhook_server(&ca);
     let key = create_key(&server, "bank");
     let secret = cli(&server, &["webhooks", "secret", "--tenant", "bank"]);
+    let id = a_session_passes_with_its_receiver_down(&server, &key, receiver_port);
+
+    // the receiver is down: the first attempt fails and a retry is scheduled
+    let first = delivery_when(&server.base_url, &key, &id, Duration::from_secs(20), |d| {
+        d["attempts"].as_u64() >= Some(1)
+    });
+    assert_eq!(first["status"], "pending", "{first}");
+    assert_eq!(first["attempt_log"][0]["outcome"], "retry");
+    let webhook_id = first["webhook_id"].as_str().expect("webhook id").to_owned();
+
+    // the server dies without any shutdown while the delivery is pending, then comes back
+    server.kill_and_restart();
+    let receiver = HttpsReceiver::start(&ca, receiver_port, |_| 200);
+    let got = receiver.wait_for(1, Duration::from_secs(60));
+    assert_eq!(got.len(), 1, "delivered after the restart");
+    // once the store holds it delivered no worker claims it again, so what the receiver has
+    // now is all it will ever get
+    let delivered = delivery_when(&server.base_url, &key, &id, Duration::from_secs(10), |d| {
+        d["status"] == "delivered"
+    });
+    assert_eq!(delivered["attempts"].as_u64(), Some(2), "{delivered}");
+    let got = receiver.received();
+    assert_eq!(got.len(), 1, "exactly one acknowledged delivery");
+    the_hook_is_signed_with_the_first_attempts_id(&got[0], &secret, &webhook_id, &id);
+}
+
+fn a_session_passes_with_its_receiver_down(
+    server: &facegate_blackbox_tests::Server,
+    key: &str,
+    receiver_port: u16,
+) -> String {
     let created = create_managed_session(
-        &server,
-        &key,
+        server,
+        key,
         json!({
             "mode": "passive",
             "reference_id": "r-1",
@@ -48,31 +98,20 @@ fn a_pending_webhook_survives_a_down_receiver_and_a_sigkilled_server() {
     let verdict = outcome
         .verdict()
         .unwrap_or_else(|| panic!("{:?}", outcome.messages));
-    assert_eq!(verdict["verdict"], "pass", "{verdict}");
+    if verdict["verdict"] != "pass" {
+        let url = format!("{}/api/v1/session/{id}/result", server.base_url);
+        let result = send("GET", &url, Some(key), None, Vec::new()).body;
+        panic!("{verdict}: the result read with the key: {result}");
+    }
+    id
+}
 
-    // the receiver is down: the first attempt fails and a retry is scheduled
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let first = loop {
-        let delivery = deliveries(&server.base_url, &key, &id);
-        if delivery["attempts"].as_u64() >= Some(1) {
-            break delivery;
-        }
-        assert!(Instant::now() < deadline, "no attempt recorded: {delivery}");
-        std::thread::sleep(Duration::from_millis(200));
-    };
-    assert_eq!(first["status"], "pending", "{first}");
-    assert_eq!(first["attempt_log"][0]["outcome"], "retry");
-    let webhook_id = first["webhook_id"].as_str().expect("webhook id").to_owned();
-
-    // the server dies without any shutdown while the delivery is pending, then comes back
-    server.kill_and_restart();
-    let receiver = HttpsReceiver::start(&ca, receiver_port, |_| 200);
-    let got = receiver.wait_for(1, Duration::from_secs(60));
-    assert_eq!(got.len(), 1, "delivered after the restart");
-    std::thread::sleep(Duration::from_secs(3));
-    let got = receiver.received();
-    assert_eq!(got.len(), 1, "exactly one acknowledged delivery");
-    let hook = &got[0];
+fn the_hook_is_signed_with_the_first_attempts_id(
+    hook: &facegate_blackbox_tests::receiver::Received,
+    secret: &str,
+    webhook_id: &str,
+    session_id: &str,
+) {
     assert_eq!(
         hook.headers["webhook-id"], webhook_id,
         "the same webhook-id on every attempt"
@@ -81,8 +120,8 @@ fn a_pending_webhook_survives_a_down_receiver_and_a_sigkilled_server() {
         .parse()
         .expect("timestamp");
     assert!(webhooks::signing::verify(
-        &secret,
-        &webhook_id,
+        secret,
+        webhook_id,
         timestamp,
         &hook.body,
         &hook.headers["webhook-signature"]
@@ -93,19 +132,6 @@ fn a_pending_webhook_survives_a_down_receiver_and_a_sigkilled_server() {
             payload["session_id"].as_str(),
             payload["reference_id"].as_str()
         ),
-        (Some(id.as_str()), Some("r-1"))
+        (Some(session_id), Some("r-1"))
     );
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let delivery = deliveries(&server.base_url, &key, &id);
-        if delivery["status"] == "delivered" {
-            assert_eq!(delivery["attempts"].as_u64(), Some(2), "{delivery}");
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "not marked delivered: {delivery}"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
 }

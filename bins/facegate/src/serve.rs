@@ -25,7 +25,8 @@ pub fn run(settings: &Settings) -> Result<(), String> {
         false => None,
     };
     let listener = TcpListener::bind(address).map_err(|e| format!("bind {address}: {e}"))?;
-    // port 0 asks the kernel for a free port: the log names the one it gave
+    // port 0 asks the kernel for a free port: the log, and `session_url` when no
+    // `server.public_url` is set, name the one it gave
     let address = listener.local_addr().map_err(|e| e.to_string())?;
     // accepted connections inherit it: a client that stops reading what it asked for is
     // dropped by the kernel instead of holding its connection and buffers for ever
@@ -33,7 +34,8 @@ pub fn run(settings: &Settings) -> Result<(), String> {
     socket2::SockRef::from(&listener)
         .set_tcp_user_timeout(Some(stalled))
         .map_err(|e| format!("server.stalled_client_seconds: {e}"))?;
-    let settings = settings.clone();
+    let mut settings = settings.clone();
+    settings.server.bind = address.to_string();
     let shutdown = Arc::new(AtomicBool::new(false));
     let workers_shutdown = shutdown.clone();
     let outcome = actix_web::rt::System::new().block_on(async move {

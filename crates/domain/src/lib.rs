@@ -2,6 +2,7 @@
 //! webhook deliveries, verdict rules and their reason codes, the vector-search contract and the domain's errors.
 //! No I/O.
 
+pub mod codes;
 pub mod collection;
 pub mod error;
 pub mod ids;
@@ -12,6 +13,7 @@ pub mod vector;
 pub mod verdict;
 pub mod webhook;
 
+pub use codes::Code;
 pub use collection::{Collection, IndexedFace};
 pub use error::DomainError;
 pub use ids::{ExternalId, TenantId};

@@ -10,7 +10,7 @@ use serde::Serialize;
 use storage::{Entity, StorageError};
 use utoipa::ToSchema;
 
-pub use crate::codes::Code;
+pub use domain::Code;
 
 /// An API error: a [`Code`] (which gives the HTTP status), a human message, and the
 /// seconds to put in `Retry-After`.
@@ -54,7 +54,9 @@ fn code_schema() -> utoipa::openapi::Object {
 impl ApiError {
     /// An error answered with `code`'s own status.
     pub fn new(code: Code, message: impl Into<String>) -> Self {
-        Self::with_status(code.status(), code, message)
+        let status =
+            StatusCode::from_u16(code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        Self::with_status(status, code, message)
     }
 
     /// An error answered with another status than `code`'s own (only `invalid_json`'s 413

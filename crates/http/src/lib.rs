@@ -5,7 +5,7 @@
 //! `openapi/` (the document, the bodies it describes, the validators' constraints).
 
 mod client;
-pub mod codes;
+pub use domain::codes;
 pub mod error;
 mod factory;
 mod middleware;

@@ -133,7 +133,7 @@ async fn the_error_codes_of_the_document_and_the_docs_are_the_enum() {
         .collect();
     for code in Code::ALL {
         let name = format!("`{}`", code.name());
-        let status = code.status().as_u16().to_string();
+        let status = code.http_status().to_string();
         let documented = rows.iter().any(|cells| {
             cells[1].split(" / ").any(|s| s == status) && cells[2].split(", ").any(|c| c == name)
         });
