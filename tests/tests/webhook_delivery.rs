@@ -86,7 +86,7 @@ fn a_session_passes_with_its_receiver_down(
         created["session_id"].as_str().expect("id").to_owned(),
         created["token"].as_str().expect("token").to_owned(),
     );
-    let frames = video_frames("webcam-man-1", 15, 0.0, 12.0);
+    let frames = video_frames("expressions-woman-1", 15, 0.0, 12.0);
     let mut socket = live::open(&server.base_url, &id, &token);
     let outcome = live::stream_lit(
         &mut socket,
