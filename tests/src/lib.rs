@@ -118,6 +118,28 @@ pub fn send(
     Reply { status, body }
 }
 
+/// Reads `read` every 200 ms until `done` holds of what it read, and returns that; panics with
+/// `what` and the last reading once `within` has passed.
+pub fn poll_until<T: std::fmt::Debug>(
+    what: &str,
+    within: std::time::Duration,
+    mut read: impl FnMut() -> T,
+    done: impl Fn(&T) -> bool,
+) -> T {
+    let deadline = std::time::Instant::now() + within;
+    loop {
+        let reading = read();
+        if done(&reading) {
+            return reading;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{what}: not within {within:?}; last read {reading:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+}
+
 /// A JSON request body with its content type, for [`send`].
 pub fn json_body(value: serde_json::Value) -> (Option<&'static str>, Vec<u8>) {
     (Some("application/json"), value.to_string().into_bytes())

@@ -5,12 +5,12 @@
 
 use std::collections::BTreeSet;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use facegate_blackbox_tests::live::{self, video_frames};
 use facegate_blackbox_tests::receiver::TestCa;
 use facegate_blackbox_tests::{
-    create_key, create_managed_session, free_port, get, repo_root, start_webhook_server,
+    create_key, create_managed_session, free_port, get, poll_until, repo_root, start_webhook_server,
 };
 use serde_json::json;
 
@@ -98,22 +98,12 @@ fn a_session_passes_with_its_webhook_to_a_dead_receiver(
 /// The receiver is down: the delivery is retried and stays in the backlog. Waits (at most
 /// 30 s) until the retry is counted and returns that scrape.
 fn scrape_once_a_retry_is_counted(base_url: &str) -> String {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let text = scrape(base_url);
-        if sample(
-            &text,
-            "facegate_webhook_deliveries_total{outcome=\"retry\"}",
-        ) >= Some(1.0)
-        {
-            return text;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "no retried delivery counted:\n{text}"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    poll_until(
+        "a retried delivery counted",
+        Duration::from_secs(30),
+        || scrape(base_url),
+        |text| sample(text, "facegate_webhook_deliveries_total{outcome=\"retry\"}") >= Some(1.0),
+    )
 }
 
 fn the_verdict_frames_and_backlog_are_counted(text: &str) {

@@ -2,12 +2,12 @@
 //! SIGKILLed while the delivery is pending, the receiver gets exactly one acknowledged delivery
 //! after both come back, with the `webhook-id` of the first attempt.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use facegate_blackbox_tests::live::{self, video_frames};
 use facegate_blackbox_tests::receiver::{HttpsReceiver, TestCa};
 use facegate_blackbox_tests::{
-    cli, create_key, create_managed_session, free_port, send, start_webhook_server,
+    cli, create_key, create_managed_session, free_port, poll_until, send, start_webhook_server,
 };
 use serde_json::{Value, json};
 
@@ -24,15 +24,12 @@ fn delivery_when(
     within: Duration,
     done: impl Fn(&Value) -> bool,
 ) -> Value {
-    let deadline = Instant::now() + within;
-    loop {
-        let delivery = deliveries(base_url, key, id);
-        if done(&delivery) {
-            return delivery;
-        }
-        assert!(Instant::now() < deadline, "not reached: {delivery}");
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    poll_until(
+        "the delivery",
+        within,
+        || deliveries(base_url, key, id),
+        done,
+    )
 }
 
 #[test]
