@@ -87,5 +87,9 @@ else
   missing "node/npm are missing: the web-UI tests need them"
 fi
 
+# The Kubernetes manifests (deploy/kubernetes) against a current Kubernetes schema.
+echo "== kubernetes manifests"
+bash scripts/validate-manifests.sh
+
 echo "== cargo test --workspace"
 cargo test --workspace "$@"
