@@ -133,10 +133,17 @@ pub fn screenshot_dir() -> PathBuf {
 /// Runs one scenario (see `tests/browser/run.mjs`) and returns its report. The caller holds
 /// [`exclusive_browser`].
 pub fn run_scenario(scenario: &serde_json::Value) -> serde_json::Value {
+    run_browser_script("run.mjs", scenario)
+}
+
+/// Runs `tests/browser/{script}` on `scenario` and returns the JSON report on its last line
+/// (panicking with its output when there is none, or when it reports an `error`). The caller
+/// holds [`exclusive_browser`].
+pub fn run_browser_script(script: &str, scenario: &serde_json::Value) -> serde_json::Value {
     let file = tempfile::NamedTempFile::new().expect("scenario file");
     std::fs::write(file.path(), scenario.to_string()).expect("write scenario");
     let output = Command::new("node")
-        .arg(repo_root().join("tests/browser/run.mjs"))
+        .arg(repo_root().join("tests/browser").join(script))
         .arg(file.path())
         .current_dir(repo_root().join("tests/browser"))
         .output()
@@ -152,7 +159,7 @@ pub fn run_scenario(scenario: &serde_json::Value) -> serde_json::Value {
         });
     assert!(
         report.get("error").is_none(),
-        "browser scenario {} failed: {}\nreport: {report:#}",
+        "browser script {script} ({}) failed: {}\nreport: {report:#}",
         scenario["name"],
         report["error"]
     );

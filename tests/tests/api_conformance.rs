@@ -72,8 +72,18 @@ fn schemathesis_finds_no_failure_in_any_operation() {
         "schemathesis found failures (exit {:?}); the report is above",
         output.status.code()
     );
+    // schemathesis selects every operation it can call (`Selected: n/n`) and tests each
+    let selected = report
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("Selected: "))
+        .and_then(|counts| counts.split_once('/'))
+        .map(|(chosen, all)| (chosen.trim().to_owned(), all.trim().to_owned()));
+    let Some((chosen, all)) = selected else {
+        panic!("no `Selected:` line in the report");
+    };
+    assert_eq!(chosen, all, "every operation is selected");
     assert!(
-        report.contains("Tested: 26"),
-        "not every operation was tested"
+        report.contains(&format!("Tested: {all}")),
+        "not every one of the {all} operations was tested"
     );
 }

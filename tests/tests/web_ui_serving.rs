@@ -105,7 +105,10 @@ fn the_page_carries_strict_headers_and_never_reflects_the_query() {
             !page.body.contains("alert(1)") && !page.body.contains("<img src=x"),
             "{query} reflected"
         );
-        assert!(page.body.contains("<html lang=\"en\">"), "{query}");
+        assert!(
+            page.body.contains("<html lang=\"en\" dir=\"ltr\">"),
+            "{query}"
+        );
     }
     let wrong = fetch(&format!("{}/verify/{id}?token=nope", server.base_url), &[]);
     assert_eq!(wrong.status, 404);
@@ -133,11 +136,36 @@ fn language_comes_from_the_query_then_accept_language() {
             .unwrap_or_default()
             .to_owned()
     };
-    assert_eq!(lang("", "fr-CH, es;q=0.8, en;q=0.5"), "es");
-    assert_eq!(lang("", "de-DE"), "en");
+    assert_eq!(lang("", "fr-CH, es;q=0.8, en;q=0.5"), "fr");
+    assert_eq!(lang("", "xx-YY, es;q=0.8, en;q=0.5"), "es");
+    assert_eq!(lang("", "de-DE"), "de");
+    assert_eq!(
+        lang("", "sw-KE"),
+        "en",
+        "a language without a catalogue falls back"
+    );
+    assert_eq!(lang("", "pt"), "pt-BR");
+    assert_eq!(lang("", "zh-TW, zh;q=0.9"), "zh-CN");
     assert_eq!(lang("&lang=es", "en-GB"), "es");
     assert_eq!(lang("&lang=xx", "es-MX"), "es");
     assert_eq!(lang("&lang=en", "es"), "en");
+    assert_eq!(lang("&lang=AR", "en"), "ar");
+    for (asked, dir) in [("ar", "rtl"), ("he", "rtl"), ("hi", "ltr"), ("ja", "ltr")] {
+        let page = fetch(&format!("{url}&lang={asked}"), &[]);
+        assert!(
+            page.body
+                .contains(&format!("<html lang=\"{asked}\" dir=\"{dir}\">")),
+            "{asked} is written {dir}"
+        );
+        let catalogue = page
+            .body
+            .split("data-assets=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .map(|assets| format!("{}{assets}/i18n/{asked}.json", server.base_url))
+            .expect("the page names its assets");
+        assert_eq!(fetch(&catalogue, &[]).status, 200, "{catalogue}");
+    }
 }
 
 #[test]

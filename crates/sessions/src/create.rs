@@ -51,6 +51,17 @@ fn parse_mode(mode: Option<&str>) -> SessionResult<SessionMode> {
     }
 }
 
+/// A `reference_id` as sent: 1 to 256 characters, none of them a control character.
+pub(crate) fn check_reference_id(reference: &str) -> SessionResult<()> {
+    if printable(reference) {
+        Ok(())
+    } else {
+        Err(SessionError::InvalidReferenceId {
+            max: MAX_TEXT_FIELD,
+        })
+    }
+}
+
 fn printable(value: &str) -> bool {
     !value.is_empty()
         && value.chars().count() <= MAX_TEXT_FIELD
@@ -84,12 +95,8 @@ impl SessionService {
         request: ManagedSessionRequest,
     ) -> SessionResult<CreatedSession> {
         let mode = parse_mode(request.mode.as_deref())?;
-        if let Some(reference) = &request.reference_id
-            && !printable(reference)
-        {
-            return Err(SessionError::InvalidReferenceId {
-                max: MAX_TEXT_FIELD,
-            });
+        if let Some(reference) = &request.reference_id {
+            check_reference_id(reference)?;
         }
         let redirect_url = request
             .redirect_url

@@ -39,6 +39,8 @@ pub enum SessionError {
     AlreadyConnected,
     #[error("a frame may be at most {max} bytes")]
     FrameTooLarge { max: usize },
+    #[error("{0}")]
+    InvalidListParameter(String),
     #[error("the portrait is only available after a `pass`")]
     PhotoNotAvailable,
     #[error(transparent)]

@@ -21,6 +21,7 @@ pub mod messages;
 pub mod outcome;
 pub mod page;
 pub mod read;
+pub mod records;
 pub mod stats;
 pub mod sweeper;
 pub mod verify;

@@ -270,26 +270,47 @@ impl Live {
         }
     }
 
-    /// Keeps the stream lease while frames keep coming (called on the analysis pool).
-    fn renew_lease(&self) {
+    /// Keeps the stream lease while frames keep coming (called on the analysis pool); `false`
+    /// once the session was erased, so the stream stops.
+    fn renew_lease(&self) -> bool {
         let mut renewed = self.lease_renewed.lock();
         if renewed.elapsed() < STREAM_LEASE_RENEW {
-            return;
+            return true;
         }
         *renewed = Instant::now();
         let id = self.session.id;
         let store = &self.service.store;
+        if let Ok(false) = store.session_exists(id) {
+            return false;
+        }
         match store.claim_session_stream(id, &self.holder, STREAM_LEASE_MS, storage::now_millis()) {
             Ok(true) => {}
             Ok(false) => tracing::warn!(session = %id, "stream lease taken over after it ran out"),
             Err(e) => tracing::warn!(session = %id, error = %e, "stream lease not renewed"),
         }
+        true
+    }
+
+    /// The session was erased while streaming: analyse nothing more, store nothing, and close.
+    fn end_erased(&self) {
+        self.finished.store(true, Ordering::SeqCst);
+        self.engine_session.lock().take();
+        self.audit.lock().take();
+        tracing::info!(session = %self.session.id, "stream closed: the session was erased");
+        self.sink.send(ClientMessage::Error {
+            code: SocketError::SessionNotFound,
+            message: "this session was erased".into(),
+        });
+        self.sink.end(StreamEnd::Erased);
     }
 
     /// Feeds one frame (and those set aside for the light check); `true` once the stream is
     /// over.
     fn analyse(&self, frame: TakenFrame) -> bool {
-        self.renew_lease();
+        if !self.renew_lease() {
+            self.end_erased();
+            return true;
+        }
         let mut guard = self.engine_session.lock();
         let Some(engine_session) = guard.as_mut() else {
             return true;
@@ -354,6 +375,7 @@ impl Live {
                 });
                 self.sink.end(StreamEnd::Completed);
             }
+            Err(storage::StorageError::NotFound { .. }) => self.end_erased(),
             Err(storage::StorageError::Domain(_)) => {
                 self.sink.send(ClientMessage::Error {
                     code: SocketError::SessionCompleted,

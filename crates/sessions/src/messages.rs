@@ -163,6 +163,7 @@ impl SocketError {
             | E::CaptchaFailed
             | E::NotVerified
             | E::PhotoNotAvailable
+            | E::InvalidListParameter(_)
             | E::Storage(_)
             | E::Engine(_)
             | E::Liveness(_) => Self::SessionNotStarted,
@@ -187,6 +188,8 @@ pub enum StreamEnd {
     Completed,
     /// The result could not be stored; the client may reconnect and try again.
     ServerError,
+    /// The tenant erased the session while it streamed; nothing was stored.
+    Erased,
 }
 
 /// Where a stream's messages go (the WebSocket, or a test's collector).

@@ -49,7 +49,7 @@ pub struct ResultDetail {
     /// The verdict's evidence: `end_reason` and `layers`, each with `layer`, `score` (0..1),
     /// `reason` and `evidence` (`measured`, `attack`, or `none` where the layer could not
     /// judge; only `attack` fails a session on its own).
-    #[schema(value_type = Object)]
+    #[schema(value_type = Option<Object>)]
     pub layers: Option<serde_json::Value>,
     /// Stable reason codes (docs/api.md, "Reason codes"): why a `fail` or `retry` did not pass,
     /// and `portrait_requirement_failed:<requirement>` for each requirement a `pass`'s portrait
@@ -143,44 +143,7 @@ impl SessionService {
 
     pub fn result(&self, id: Uuid, credential: Credential<'_>) -> SessionResult<SessionResultView> {
         let session = self.authorize(id, credential)?;
-        let photo_url = session.has_photo.then(|| match credential {
-            Credential::Token(token) => format!("/api/v1/session/{id}/photo?token={token}"),
-            Credential::Tenant(_) => format!("/api/v1/session/{id}/photo"),
-        });
-        let evidence: Option<StoredEvidence> = session
-            .layers
-            .as_deref()
-            .and_then(|l| serde_json::from_str(l).ok());
-        let detail = matches!(credential, Credential::Tenant(_)).then(|| ResultDetail {
-            mode: session.mode.as_str(),
-            kind: session.kind.as_str(),
-            reference_id: session.reference_id.clone(),
-            layers: evidence
-                .as_ref()
-                .map(|e| serde_json::json!({"end_reason": e.end_reason, "layers": e.layers})),
-            reasons: evidence
-                .as_ref()
-                .map(|e| e.reasons.clone())
-                .unwrap_or_default(),
-            photo_quality: evidence.as_ref().and_then(|e| e.photo_quality.clone()),
-            face_match: session.face_match.map(|m| MatchView {
-                similarity: m.similarity,
-                is_match: m.is_match,
-                threshold: m.threshold,
-            }),
-            created_at: session.created_at,
-            completed_at: session.completed_at,
-            expires_at: session.expires_at,
-        });
-        Ok(SessionResultView {
-            session_id: session.id,
-            status: session.status.as_str(),
-            verdict: session.verdict,
-            confidence: session.confidence,
-            photo_url,
-            photo_quality_score: session.photo_quality_score,
-            detail,
-        })
+        Ok(result_view(session, credential))
     }
 
     pub fn photo(&self, id: Uuid, credential: Credential<'_>) -> SessionResult<PhotoAnswer> {
@@ -273,5 +236,48 @@ impl SessionService {
                 attempt_log: attempts,
             })
             .collect())
+    }
+}
+
+/// The result as `credential` may read it (the detail only for the owning tenant's API key).
+pub(crate) fn result_view(session: Session, credential: Credential<'_>) -> SessionResultView {
+    let id = session.id;
+    let photo_url = session.has_photo.then(|| match credential {
+        Credential::Token(token) => format!("/api/v1/session/{id}/photo?token={token}"),
+        Credential::Tenant(_) => format!("/api/v1/session/{id}/photo"),
+    });
+    let evidence: Option<StoredEvidence> = session
+        .layers
+        .as_deref()
+        .and_then(|l| serde_json::from_str(l).ok());
+    let detail = matches!(credential, Credential::Tenant(_)).then(|| ResultDetail {
+        mode: session.mode.as_str(),
+        kind: session.kind.as_str(),
+        reference_id: session.reference_id.clone(),
+        layers: evidence
+            .as_ref()
+            .map(|e| serde_json::json!({"end_reason": e.end_reason, "layers": e.layers})),
+        reasons: evidence
+            .as_ref()
+            .map(|e| e.reasons.clone())
+            .unwrap_or_default(),
+        photo_quality: evidence.as_ref().and_then(|e| e.photo_quality.clone()),
+        face_match: session.face_match.map(|m| MatchView {
+            similarity: m.similarity,
+            is_match: m.is_match,
+            threshold: m.threshold,
+        }),
+        created_at: session.created_at,
+        completed_at: session.completed_at,
+        expires_at: session.expires_at,
+    });
+    SessionResultView {
+        session_id: session.id,
+        status: session.status.as_str(),
+        verdict: session.verdict,
+        confidence: session.confidence,
+        photo_url,
+        photo_quality_score: session.photo_quality_score,
+        detail,
     }
 }

@@ -177,11 +177,17 @@ fn a_finishing_session_gives_one_verdict_and_is_single_use() {
         std::thread::sleep(Duration::from_millis(30));
     }
     wait_until("the stream's end", || !recorder.ends.lock().is_empty());
-    // frames after the verdict are accepted and ignored
+    // frames after the verdict are accepted and ignored: a finished stream returns before
+    // its mailbox, so nothing is queued or scheduled that could give a second verdict later
+    let dropped = stream.dropped_frames();
     for _ in 0..20 {
         stream.push_frame(photo.clone()).expect("late frame");
     }
-    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        stream.dropped_frames(),
+        dropped,
+        "no late frame reached the mailbox"
+    );
     assert_eq!(recorder.verdicts(), 1, "{:?}", recorder.messages.lock());
     assert_eq!(*recorder.ends.lock(), vec![StreamEnd::Completed]);
     assert!(stream.dropped_frames() > 0, "the mailbox replaced frames");

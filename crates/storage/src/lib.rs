@@ -13,6 +13,7 @@ pub mod retention;
 mod schema;
 pub mod search;
 pub mod secrets;
+pub mod session_records;
 pub mod sessions;
 pub mod streams;
 pub mod tenants;

@@ -154,6 +154,14 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    erased_sessions (session_id) {
+        session_id -> Text,
+        tenant_id -> Text,
+        erased_at -> BigInt,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     tenants,
     api_keys,

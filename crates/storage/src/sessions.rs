@@ -33,7 +33,7 @@ pub struct NewSession {
 
 #[derive(Queryable, Insertable)]
 #[diesel(table_name = sessions)]
-struct SessionRow {
+pub(crate) struct SessionRow {
     id: String,
     tenant_id: String,
     kind: String,
@@ -85,7 +85,7 @@ fn refused(from: SessionStatus, to: SessionStatus) -> StorageError {
 }
 
 impl SessionRow {
-    fn into_domain(self) -> StorageResult<Session> {
+    pub(crate) fn into_domain(self) -> StorageResult<Session> {
         let corrupt = |what: &str, v: &str| StorageError::Corrupt(format!("session {what} `{v}`"));
         Ok(Session {
             id: parse_uuid(&self.id)?,

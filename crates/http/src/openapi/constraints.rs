@@ -18,8 +18,35 @@ pub const EXTERNAL_ID_PATTERN: &str = "^[A-Za-z0-9_.:-]{1,255}$";
 const UUID_PATTERN: &str =
     "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 
-/// The schema the server enforces on a parameter, by where it is and its name.
-fn parameter_schema(location: &str, name: &str) -> Option<Value> {
+/// The session list's `next_token`: `SessionCursor::token` (creation time, a dot, the id).
+const SESSION_TOKEN_PATTERN: &str = r"^[0-9]{1,15}\.[0-9a-f]{32}$";
+
+/// The schema the server enforces on a query parameter of the session list.
+fn session_list_parameter(name: &str) -> Option<Value> {
+    use sessions::records::{DEFAULT_PAGE, MAX_PAGE};
+    Some(match name {
+        "reference_id" => json!({
+            "type": "string", "minLength": 1, "maxLength": 256,
+            "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]{1,256}$",
+        }),
+        "status" => json!({"type": "string", "enum": ["created", "in_progress", "completed"]}),
+        "verdict" => json!({"type": "string", "enum": ["pass", "fail", "retry"]}),
+        "created_after" | "created_before" => json!({
+            "type": "integer", "format": "int64", "minimum": 0,
+        }),
+        "max_results" => json!({
+            "type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": DEFAULT_PAGE,
+        }),
+        "next_token" => json!({"type": "string", "pattern": SESSION_TOKEN_PATTERN}),
+        _ => return None,
+    })
+}
+
+/// The schema the server enforces on a parameter of `path`, by where it is and its name.
+fn parameter_schema(path: &str, location: &str, name: &str) -> Option<Value> {
+    if path == "/api/v1/sessions" && location == "query" {
+        return session_list_parameter(name);
+    }
     Some(match (location, name) {
         ("path", "external_id") => json!({
             "type": "string", "minLength": 1, "maxLength": 255, "pattern": EXTERNAL_ID_PATTERN,
@@ -52,8 +79,33 @@ fn ensure_response(responses: &mut Value, status: &str, description: &str) {
     }
 }
 
+/// A session's result carries the detail fields (`mode`, `layers`, `reasons`, …) only for the
+/// owning tenant's API key, flattened into the same object: utoipa states that as "null or a
+/// `ResultDetail`", which no object read with a token matches. The document says what is
+/// served: the detail's properties, each optional.
+fn optional_result_detail(doc: &mut Value) {
+    let schemas = &mut doc["components"]["schemas"];
+    let mut detail = schemas["ResultDetail"].clone();
+    if !detail.is_object() {
+        return;
+    }
+    if let Some(map) = detail.as_object_mut() {
+        map.remove("required");
+        map.insert(
+            "description".into(),
+            json!("Present only when read with the owning tenant's API key."),
+        );
+    }
+    if let Some(parts) = schemas["SessionResultView"]["allOf"].as_array_mut()
+        && let Some(first) = parts.first_mut()
+    {
+        *first = detail;
+    }
+}
+
 /// Writes the server's constraints into `doc` (the document utoipa assembled, as JSON).
 pub fn constrain(doc: &mut Value) {
+    optional_result_detail(doc);
     let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
         return;
     };
@@ -75,7 +127,7 @@ fn constrain_operation(path: &str, method: &str, operation: &mut Value) {
         for parameter in parameters {
             let location = parameter["in"].as_str().unwrap_or_default().to_owned();
             let name = parameter["name"].as_str().unwrap_or_default().to_owned();
-            if let Some(schema) = parameter_schema(&location, &name) {
+            if let Some(schema) = parameter_schema(path, &location, &name) {
                 parameter["schema"] = schema;
             }
         }

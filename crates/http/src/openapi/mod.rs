@@ -11,6 +11,7 @@ use utoipa::{Modify, OpenApi};
 
 use app::dto;
 
+use crate::routes::{front, session_records};
 use crate::{collections, error, faces, health, observability, search, session_routes, ui};
 
 pub mod bodies;
@@ -65,6 +66,8 @@ impl Modify for BearerKey {
         session_routes::compare_with_session,
         session_routes::webhook_deliveries,
         session_routes::audit_frames,
+        session_records::list,
+        session_records::erase,
         collections::create,
         collections::list,
         collections::get,
@@ -79,6 +82,8 @@ impl Modify for BearerKey {
         health::readyz,
         observability::metrics,
         openapi_json,
+        front::front_door,
+        front::api_docs,
         ui::verify,
         ui::demo,
         ui::sdk,

@@ -11,8 +11,11 @@ use crate::{AppState, MAX_JSON_BYTES, MAX_SESSION_JSON_BYTES, deadline, observab
 
 pub mod collections;
 pub mod faces;
+pub mod front;
 pub mod health;
+mod languages;
 pub mod search;
+pub mod session_records;
 pub mod sessions;
 pub mod ui;
 mod ws;
@@ -86,6 +89,14 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(query)
             .app_data(path)
             .service(resource(
+                "/",
+                vec![(Method::GET, web::to(front::front_door))],
+            ))
+            .service(resource(
+                "/api/docs",
+                vec![(Method::GET, web::to(front::api_docs))],
+            ))
+            .service(resource(
                 "/healthz",
                 vec![(Method::GET, web::to(health::healthz))],
             ))
@@ -116,6 +127,14 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .service(resource(
                 "/api/v1/session",
                 vec![(Method::POST, web::to(sessions::create_direct))],
+            ))
+            .service(resource(
+                "/api/v1/sessions",
+                vec![(Method::GET, web::to(session_records::list))],
+            ))
+            .service(resource(
+                "/api/v1/session/{id}",
+                vec![(Method::DELETE, web::to(session_records::erase))],
             ))
             .service(resource(
                 "/api/v1/session/{id}/result",

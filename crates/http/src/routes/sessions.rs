@@ -122,7 +122,7 @@ pub struct TokenQuery {
     token: Option<String>,
 }
 
-fn session_id(raw: &str) -> Result<Uuid, ApiError> {
+pub(super) fn session_id(raw: &str) -> Result<Uuid, ApiError> {
     Uuid::parse_str(raw).map_err(|_| sessions::SessionError::NotFound.into())
 }
 
@@ -141,7 +141,7 @@ async fn credential(
     Ok((None, token.unwrap_or_default()))
 }
 
-async fn run<T: Send + 'static>(
+pub(super) async fn run<T: Send + 'static>(
     state: &AppState,
     work: impl FnOnce(&SessionService) -> sessions::SessionResult<T> + Send + 'static,
 ) -> Result<T, ApiError> {

@@ -1,0 +1,2 @@
+DROP INDEX sessions_tenant_created;
+DROP TABLE erased_sessions;
