@@ -87,9 +87,28 @@ else
   missing "node/npm are missing: the web-UI tests need them"
 fi
 
+# The typed clients (clients/, tests/tests/clients.rs): the TypeScript package's npm
+# dependencies (pinned by its package-lock.json), and the Python generator, the generated
+# client's dependencies and the Standard Webhooks reference library from PyPI, pinned here.
+if command -v npm >/dev/null 2>&1; then
+  (cd clients/typescript && npm ci --no-audit --no-fund --silent) || missing "npm ci in clients/typescript failed"
+fi
+if ! openapi-python-client --version 2>/dev/null | grep -q "0.29.1"; then
+  python3 -m pip install --quiet --disable-pip-version-check "openapi-python-client==0.29.1" >/dev/null 2>&1 \
+    || missing "openapi-python-client could not be installed: the clients test needs it"
+fi
+python3 -m pip install --quiet --disable-pip-version-check "standardwebhooks==1.1.0" "httpx>=0.23,<0.29" \
+  "attrs>=22.2" "python-dateutil>=2.8" "setuptools>=68" "wheel" >/dev/null 2>&1 \
+  || missing "the Python client's dependencies could not be installed"
+
 # The Kubernetes manifests (deploy/kubernetes) against a current Kubernetes schema.
 echo "== kubernetes manifests"
 bash scripts/validate-manifests.sh
+
+# The container image (buildah, chroot isolation): built from the release binary, started, and
+# checked from outside. An image that does not build or start fails the run.
+echo "== container image"
+bash scripts/container.sh smoke
 
 echo "== cargo test --workspace"
 cargo test --workspace "$@"

@@ -164,11 +164,14 @@ fn config_file_is_layered_under_the_environment() {
 }
 
 #[test]
-fn eval_verify_prints_the_report() {
+fn eval_verify_prints_the_report_and_writes_its_page() {
     let dir = repo_root().join("../shared/testdata/identities/tv-cast");
+    let out = tempfile::tempdir().expect("report folder");
     let output = Command::new(facegate_binary())
         .args(["eval", "verify"])
         .arg(&dir)
+        .arg("--report")
+        .arg(out.path())
         .current_dir(repo_root())
         .output()
         .expect("eval runs");
@@ -186,6 +189,26 @@ fn eval_verify_prints_the_report() {
         "recommended",
     ] {
         assert!(stdout.contains(needle), "missing `{needle}` in:\n{stdout}");
+    }
+    // the page: self-contained (no script, nothing fetched), the curves and histograms inline
+    let page = std::fs::read_to_string(out.path().join("report.html")).expect("report.html");
+    assert_eq!(
+        page.matches("<svg").count(),
+        3,
+        "ROC, DET and the score histograms"
+    );
+    for text in [
+        "ROC",
+        "DET",
+        "same person",
+        "different people",
+        "threshold 0.",
+    ] {
+        assert!(page.contains(text), "the page shows `{text}`");
+    }
+    assert!(!page.contains("<script"));
+    for chart in ["roc.svg", "det.svg", "scores.svg"] {
+        assert!(out.path().join(chart).is_file(), "{chart} beside the page");
     }
 }
 
@@ -208,7 +231,7 @@ fn keys_create_list_revoke_and_migrate() {
         );
         String::from_utf8_lossy(&output.stdout).into_owned()
     };
-    assert!(run(&["migrate"]).contains("applied 5 migration"));
+    assert!(run(&["migrate"]).contains("applied 6 migration"));
     assert!(run(&["migrate"]).contains("applied 0 migration"));
     let created = run(&["keys", "create", "--tenant", "acme"]);
     let key = created

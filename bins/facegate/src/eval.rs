@@ -4,7 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use face_engine::evaluation::{embed_identity_set, pair_scores, verification_report};
+use face_engine::evaluation::{
+    embed_files, list_identity_images, pair_scores, verification_report,
+};
 use face_engine::{DetectOptions, FaceEngine, Image};
 use liveness_engine::SessionMode;
 use liveness_rig::camera_model::CameraFamily;
@@ -15,7 +17,13 @@ use crate::settings::Settings;
 #[derive(Debug, Subcommand)]
 pub enum EvalCommand {
     /// Verification accuracy on DIR/<identity>/<image>: pair counts, AUC, TAR@FAR, EER.
-    Verify { dir: PathBuf },
+    Verify {
+        dir: PathBuf,
+        /// Also write OUT/report.html (ROC and DET curves, score histograms; offline) and each
+        /// chart as an SVG beside it.
+        #[arg(long, value_name = "OUT")]
+        report: Option<PathBuf>,
+    },
     /// Faces found per image in DIR.
     Detect { dir: PathBuf },
     /// Liveness verdicts on recordings: DIR holds JPEG frames in capture order, or folders of
@@ -43,6 +51,10 @@ pub enum EvalCommand {
         /// exposure, tone curve, delay 30-480 ms, 8-30 fps; docs/liveness.md) or one family.
         #[arg(long, value_enum, default_value = "reference")]
         camera: CameraArg,
+        /// Also write OUT/report.html (the verdicts of each class of recordings, a chart, one
+        /// row per recording; offline).
+        #[arg(long, value_name = "OUT")]
+        report: Option<PathBuf>,
     },
 }
 
@@ -94,7 +106,7 @@ pub enum ModeArg {
 pub fn run(settings: &Settings, command: EvalCommand) -> Result<(), String> {
     let engine = settings.models.load_engine()?;
     match command {
-        EvalCommand::Verify { dir } => verify(&engine, &dir),
+        EvalCommand::Verify { dir, report } => verify(&engine, &dir, report.as_deref()),
         EvalCommand::Detect { dir } => detect(&engine, &dir, settings.limits.max_image_pixels),
         EvalCommand::Liveness {
             mode,
@@ -104,6 +116,7 @@ pub fn run(settings: &Settings, command: EvalCommand) -> Result<(), String> {
             light_scene,
             seed,
             camera,
+            report,
         } => {
             let mode = match mode {
                 ModeArg::Active => SessionMode::Active,
@@ -115,13 +128,28 @@ pub fn run(settings: &Settings, command: EvalCommand) -> Result<(), String> {
                 seed,
                 camera.families(),
             )?;
-            crate::eval_liveness::run(engine, mode, &dir, fps, light)
+            crate::eval_liveness::run(engine, mode, (&dir, report.as_deref()), fps, light)
         }
     }
 }
 
-fn verify(engine: &FaceEngine, dir: &Path) -> Result<(), String> {
-    let set = embed_identity_set(engine, dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+/// A progress bar on standard error for `len` steps; drawn only on a terminal.
+pub fn progress(len: usize, what: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len as u64);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} ({eta} left)")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message(what.to_owned());
+    bar
+}
+
+fn verify(engine: &FaceEngine, dir: &Path, report_dir: Option<&Path>) -> Result<(), String> {
+    let files = list_identity_images(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let bar = progress(files.len(), "embedding");
+    let set = embed_files(engine, files, &|| bar.inc(1));
+    bar.finish_and_clear();
     for failed in set.iter().filter(|l| l.embedding.is_err()) {
         if let Err(reason) = &failed.embedding {
             eprintln!("skipped {}: {reason}", failed.path.display());
@@ -159,6 +187,10 @@ fn verify(engine: &FaceEngine, dir: &Path) -> Result<(), String> {
         r.recommended_threshold
     );
     println!("{}", serde_json::to_string(&r).map_err(|e| e.to_string())?);
+    if let Some(out) = report_dir {
+        let page = crate::eval_report::write_verification(out, dir, &r, &genuine, &impostor)?;
+        eprintln!("report: {}", page.display());
+    }
     Ok(())
 }
 

@@ -26,6 +26,7 @@ use liveness_rig::replay::{
 use rand::SeedableRng;
 
 use crate::eval::LightSceneArg;
+use crate::eval_report::{ClassRow, LivenessRow};
 
 /// The light rendered onto the recordings, if any.
 #[derive(Debug, Clone)]
@@ -86,10 +87,11 @@ impl RenderedLight {
 /// Frames a scripted active session may use before it is abandoned.
 const SCRIPTED_FRAME_CAP: usize = 2_000;
 
+/// Replays every recording under `dir` (`report`: also write an HTML report there).
 pub fn run(
     engine: FaceEngine,
     mode: SessionMode,
-    dir: &Path,
+    (dir, report): (&Path, Option<&Path>),
     fps: f32,
     light: RenderedLight,
 ) -> Result<(), String> {
@@ -106,7 +108,8 @@ pub fn run(
         return Err(format!("{} holds no JPEG frames", dir.display()));
     }
     let mut outcomes = Vec::new();
-    for (index, folder) in recordings.iter().enumerate() {
+    let bar = crate::eval::progress(recordings.len(), "recordings");
+    for (index, (_, folder)) in recordings.iter().enumerate() {
         let recording = Recording::open(folder).map_err(|e| e.to_string())?;
         let mut camera = light.camera(&engine, index as u64);
         let mut rng = rand::rngs::StdRng::seed_from_u64(light.seed.wrapping_add(index as u64));
@@ -118,21 +121,83 @@ pub fn run(
             &mut rng,
             camera.as_mut(),
         )?;
-        println!(
-            "{}",
-            serde_json::json!({
+        bar.suspend(|| {
+            println!(
+                "{}",
+                serde_json::json!({
                 "recording": outcome.recording,
                 "verdict": outcome.report.verdict,
                 "confidence": (f64::from(outcome.report.confidence) * 1000.0).round() / 1000.0,
                 "end_reason": outcome.report.end_reason,
                 "challenges": outcome.challenges,
                 "layers": outcome.report.layers,
-            })
-        );
+                })
+            )
+        });
+        bar.inc(1);
         outcomes.push(outcome);
     }
-    print_table(dir, &outcomes);
+    bar.finish_and_clear();
+    let classes = classes_of(&recordings, &outcomes);
+    print_table(&classes);
+    if let Some(out) = report {
+        let rows: Vec<LivenessRow> = outcomes
+            .iter()
+            .map(|o| LivenessRow {
+                recording: o.recording.clone(),
+                verdict: o.report.verdict.as_str().to_owned(),
+                confidence: o.report.confidence,
+                end_reason: serde_json::to_value(o.report.end_reason)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default(),
+            })
+            .collect();
+        let class_rows: Vec<ClassRow> = classes
+            .iter()
+            .map(|c| ClassRow {
+                class: c.class.clone(),
+                pass: c.pass,
+                retry: c.retry,
+                fail: c.fail,
+            })
+            .collect();
+        let setup = format!(
+            "{} recordings under {} in {mode:?} mode at {fps} frames a second; {}.",
+            outcomes.len(),
+            dir.display(),
+            match light.ratio {
+                Some(ratio) =>
+                    format!("the screen's light rendered (simulated) at screen/ambient {ratio}"),
+                None => "the light check off".to_owned(),
+            }
+        );
+        let page = crate::eval_report::write_liveness(out, &setup, &class_rows, &rows)?;
+        eprintln!("report: {}", page.display());
+    }
     Ok(())
+}
+
+/// One summary per class, in the order the classes first appear.
+fn classes_of(recordings: &[(String, PathBuf)], outcomes: &[ReplayOutcome]) -> Vec<ClassSummary> {
+    let mut names: Vec<&str> = Vec::new();
+    for (class, _) in recordings {
+        if !names.contains(&class.as_str()) {
+            names.push(class);
+        }
+    }
+    names
+        .into_iter()
+        .map(|name| {
+            let of_class: Vec<ReplayOutcome> = recordings
+                .iter()
+                .zip(outcomes)
+                .filter(|((class, _), _)| class == name)
+                .map(|(_, outcome)| outcome.clone())
+                .collect();
+            ClassSummary::of(name, &of_class)
+        })
+        .collect()
 }
 
 fn replay_one(
@@ -165,37 +230,67 @@ fn replay_one(
     Ok(replay_in_order(&mut session, recording, 0, fps, camera))
 }
 
-/// DIR itself when it holds frames, otherwise each of its sub-folders, sorted.
-fn recordings_under(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let entries: Vec<PathBuf> = std::fs::read_dir(dir)
+/// The recordings under `dir` with their class: DIR itself when it holds frames; else each
+/// sub-folder holding frames (class: DIR's name); else each sub-sub-folder holding frames
+/// (class: its sub-folder's name, as in `DIR/live/<recording>`, `DIR/print/<recording>`).
+fn recordings_under(dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
+    let name = |path: &Path| {
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.display().to_string())
+    };
+    let holds_frames = |folder: &Path| {
+        std::fs::read_dir(folder)
+            .map(|entries| entries.filter_map(|e| e.ok()).any(|e| is_jpeg(&e.path())))
+            .unwrap_or(false)
+    };
+    if holds_frames(dir) {
+        return Ok(vec![(name(dir), dir.to_path_buf())]);
+    }
+    let mut found = Vec::new();
+    for folder in sorted_folders(dir)? {
+        if holds_frames(&folder) {
+            found.push((name(dir), folder));
+        } else {
+            for recording in sorted_folders(&folder)? {
+                if holds_frames(&recording) {
+                    found.push((name(&folder), recording));
+                }
+            }
+        }
+    }
+    Ok(found)
+}
+
+fn sorted_folders(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
         .collect();
-    if entries.iter().any(|p| is_jpeg(p)) {
-        return Ok(vec![dir.to_path_buf()]);
-    }
-    let mut folders: Vec<PathBuf> = entries.into_iter().filter(|p| p.is_dir()).collect();
     folders.sort();
     Ok(folders)
 }
 
-fn print_table(dir: &Path, outcomes: &[ReplayOutcome]) {
-    let summary = ClassSummary::of(&dir.display().to_string(), outcomes);
+fn print_table(classes: &[ClassSummary]) {
     println!();
     println!(
-        "| recordings | pass | retry | fail | pass rate (APCER if attacks) | not passed (BPCER if live) | confidence min / median / max |"
+        "| class | recordings | pass | retry | fail | pass rate (APCER if attacks) | not passed (BPCER if live) | confidence min / median / max |"
     );
-    println!("|---|---|---|---|---|---|---|");
-    println!(
-        "| {} | {} | {} | {} | {:.3} | {:.3} | {:.3} / {:.3} / {:.3} |",
-        summary.sessions,
-        summary.pass,
-        summary.retry,
-        summary.fail,
-        summary.pass_rate(),
-        summary.not_passed_rate(),
-        summary.confidence_min,
-        summary.confidence_median,
-        summary.confidence_max
-    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for summary in classes {
+        println!(
+            "| {} | {} | {} | {} | {} | {:.3} | {:.3} | {:.3} / {:.3} / {:.3} |",
+            summary.class,
+            summary.sessions,
+            summary.pass,
+            summary.retry,
+            summary.fail,
+            summary.pass_rate(),
+            summary.not_passed_rate(),
+            summary.confidence_min,
+            summary.confidence_median,
+            summary.confidence_max
+        );
+    }
 }

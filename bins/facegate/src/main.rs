@@ -6,6 +6,7 @@ mod database;
 mod defaults_tests;
 mod eval;
 mod eval_liveness;
+mod eval_report;
 mod keys;
 mod serve;
 mod settings;
@@ -48,6 +49,16 @@ enum Command {
     /// Measure accuracy on your own data.
     #[command(subcommand)]
     Eval(eval::EvalCommand),
+    /// Print the OpenAPI document (as served at /api/openapi.json), for client generators.
+    Openapi,
+}
+
+/// `facegate openapi`: the served document, pretty-printed, on stdout.
+fn openapi() -> Result<(), String> {
+    let document = serde_json::to_string_pretty(&http::openapi::document())
+        .map_err(|e| format!("the OpenAPI document: {e}"))?;
+    println!("{document}");
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -66,6 +77,7 @@ fn main() -> ExitCode {
         Command::Keys(command) => keys::run(&settings, command),
         Command::Webhooks(command) => webhook_secrets::run(&settings, command),
         Command::Eval(command) => eval::run(&settings, command),
+        Command::Openapi => openapi(),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

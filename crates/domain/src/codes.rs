@@ -47,7 +47,7 @@ error_codes! {
     UnknownField = 400, "unknown_field", "a multipart field the route does not take";
     DuplicateField = 400, "duplicate_field", "a multipart field sent twice";
     FieldTooLong = 400, "field_too_long", "a text field over 4096 bytes (`description` over 1024)";
-    InvalidMultipart = 400, "invalid_multipart", "the body is not valid multipart/form-data, or its boundary is not 4 to 70 characters";
+    InvalidMultipart = 400, "invalid_multipart", "the body is not valid multipart/form-data, or its boundary is not 1 to 70 characters";
     EmptyImage = 400, "empty_image", "a zero-byte image";
     InvalidImage = 400, "invalid_image", "recognised format, undecodable data (for example a truncated JPEG)";
     InvalidIdentifier = 400, "invalid_identifier", "an `external_id`, `external_face_id` or `face_id` of the wrong form";

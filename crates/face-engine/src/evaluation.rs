@@ -77,8 +77,17 @@ pub fn embed_identity_set(
     engine: &FaceEngine,
     dir: &Path,
 ) -> std::io::Result<Vec<LabelledEmbedding>> {
-    let files = list_identity_images(dir)?;
-    Ok(files
+    Ok(embed_files(engine, list_identity_images(dir)?, &|| {}))
+}
+
+/// Embeds the primary face of each `(identity, path)`, in parallel, calling `done` after each
+/// image (a progress bar's tick).
+pub fn embed_files(
+    engine: &FaceEngine,
+    files: Vec<(String, PathBuf)>,
+    done: &(dyn Fn() + Sync),
+) -> Vec<LabelledEmbedding> {
+    files
         .into_par_iter()
         .map(|(identity, path)| {
             let embedding = std::fs::read(&path)
@@ -88,13 +97,14 @@ pub fn embed_identity_set(
                     let face = engine.primary_face(&img).map_err(|e| e.to_string())?;
                     engine.embed_face(&img, &face).map_err(|e| e.to_string())
                 });
+            done();
             LabelledEmbedding {
                 identity,
                 path,
                 embedding,
             }
         })
-        .collect())
+        .collect()
 }
 
 /// Similarity scores of all genuine and all impostor pairs.

@@ -21,9 +21,16 @@ async fn operational_routes_and_the_openapi_document_match_the_router() {
         "{doc}"
     );
     let mut documented = BTreeSet::new();
+    let mut operation_ids = BTreeSet::new();
     for (path, item) in doc["paths"].as_object().expect("paths") {
-        for method in item.as_object().expect("path item").keys() {
+        for (method, operation) in item.as_object().expect("path item") {
             documented.insert(format!("{} {path}", method.to_uppercase()));
+            let id = operation["operationId"].as_str().expect("an operationId");
+            // generated clients name their methods by it: two alike break them
+            assert!(
+                operation_ids.insert(id.to_owned()),
+                "operationId `{id}` twice"
+            );
         }
     }
     // every route this file exercises is documented ...

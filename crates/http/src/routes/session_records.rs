@@ -12,7 +12,7 @@ use crate::params;
 use crate::routes::collections::Query;
 use crate::routes::sessions::{run, session_id};
 
-#[utoipa::path(get, path = "/api/v1/sessions", tag = "sessions",
+#[utoipa::path(get, path = "/api/v1/sessions", tag = "sessions", operation_id = "list_sessions",
     params(
         ("reference_id" = Option<String>, Query, description = "Only sessions created with this `reference_id`"),
         ("status" = Option<String>, Query, description = "`created`, `in_progress` or `completed`"),
@@ -66,7 +66,7 @@ fn list_query(
     })
 }
 
-#[utoipa::path(delete, path = "/api/v1/session/{id}", tag = "sessions",
+#[utoipa::path(delete, path = "/api/v1/session/{id}", tag = "sessions", operation_id = "erase_session",
     params(("id" = String, Path)),
     responses(
         (status = 204, description = "Erased now: the portrait, audit frames, reference embedding, result and any webhook not yet sent. A stream in progress is closed. Erasing an erased session answers 204 again; every read of it answers `session_not_found`"),

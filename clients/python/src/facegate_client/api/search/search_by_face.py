@@ -1,0 +1,247 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.error_body import ErrorBody
+from ...models.search_response import SearchResponse
+from ...types import UNSET, Unset
+from typing import cast
+from uuid import UUID
+
+
+
+def _get_kwargs(
+    external_id: str,
+    face_id: UUID,
+    *,
+    max_faces: int | Unset = 10,
+    min_similarity: float | Unset = 0.0,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    params: dict[str, Any] = {}
+
+    params["max_faces"] = max_faces
+
+    params["min_similarity"] = min_similarity
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v2/collections/{external_id}/search-by-face/{face_id}".format(external_id=quote(str(external_id), safe=""),face_id=quote(str(face_id), safe=""),),
+        "params": params,
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ErrorBody | SearchResponse | None:
+    if response.status_code == 200:
+        response_200 = SearchResponse.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(response.json())
+
+
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ErrorBody | SearchResponse]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    external_id: str,
+    face_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    max_faces: int | Unset = 10,
+    min_similarity: float | Unset = 0.0,
+
+) -> Response[ErrorBody | SearchResponse]:
+    """ 
+    Args:
+        external_id (str):
+        face_id (UUID):
+        max_faces (int | Unset):  Default: 10.
+        min_similarity (float | Unset):  Default: 0.0.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | SearchResponse]
+     """
+
+
+    kwargs = _get_kwargs(
+        external_id=external_id,
+face_id=face_id,
+max_faces=max_faces,
+min_similarity=min_similarity,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    external_id: str,
+    face_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    max_faces: int | Unset = 10,
+    min_similarity: float | Unset = 0.0,
+
+) -> ErrorBody | SearchResponse | None:
+    """ 
+    Args:
+        external_id (str):
+        face_id (UUID):
+        max_faces (int | Unset):  Default: 10.
+        min_similarity (float | Unset):  Default: 0.0.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | SearchResponse
+     """
+
+
+    return sync_detailed(
+        external_id=external_id,
+face_id=face_id,
+client=client,
+max_faces=max_faces,
+min_similarity=min_similarity,
+
+    ).parsed
+
+async def asyncio_detailed(
+    external_id: str,
+    face_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    max_faces: int | Unset = 10,
+    min_similarity: float | Unset = 0.0,
+
+) -> Response[ErrorBody | SearchResponse]:
+    """ 
+    Args:
+        external_id (str):
+        face_id (UUID):
+        max_faces (int | Unset):  Default: 10.
+        min_similarity (float | Unset):  Default: 0.0.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | SearchResponse]
+     """
+
+
+    kwargs = _get_kwargs(
+        external_id=external_id,
+face_id=face_id,
+max_faces=max_faces,
+min_similarity=min_similarity,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    external_id: str,
+    face_id: UUID,
+    *,
+    client: AuthenticatedClient,
+    max_faces: int | Unset = 10,
+    min_similarity: float | Unset = 0.0,
+
+) -> ErrorBody | SearchResponse | None:
+    """ 
+    Args:
+        external_id (str):
+        face_id (UUID):
+        max_faces (int | Unset):  Default: 10.
+        min_similarity (float | Unset):  Default: 0.0.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | SearchResponse
+     """
+
+
+    return (await asyncio_detailed(
+        external_id=external_id,
+face_id=face_id,
+client=client,
+max_faces=max_faces,
+min_similarity=min_similarity,
+
+    )).parsed

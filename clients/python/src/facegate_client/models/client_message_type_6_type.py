@@ -1,0 +1,7 @@
+from enum import StrEnum
+
+class ClientMessageType6Type(StrEnum):
+    VERDICT = "verdict"
+
+    def __str__(self) -> str:
+        return str(self.value)

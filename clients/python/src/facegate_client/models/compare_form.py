@@ -1,0 +1,135 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+import json
+from .. import types
+
+from ..types import UNSET, Unset
+
+from ..types import File, FileTypes
+from ..types import UNSET, Unset
+from io import BytesIO
+
+
+
+
+
+
+T = TypeVar("T", bound="CompareForm")
+
+
+
+@_attrs_define
+class CompareForm:
+    """ Two images and an optional decision threshold (default 0.65, the spec's solid match).
+
+        Attributes:
+            source_image (File):
+            target_image (File):
+            threshold (float | Unset):  Default: 0.65.
+     """
+
+    source_image: File
+    target_image: File
+    threshold: float | Unset = 0.65
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        source_image = self.source_image.to_tuple()
+
+
+        target_image = self.target_image.to_tuple()
+
+
+        threshold = self.threshold
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "source_image": source_image,
+            "target_image": target_image,
+        })
+        if threshold is not UNSET:
+            field_dict["threshold"] = threshold
+
+        return field_dict
+
+
+    def to_multipart(self) -> types.RequestFiles:
+        files: types.RequestFiles = []
+
+        files.append(("source_image", self.source_image.to_tuple()))
+
+
+
+        files.append(("target_image", self.target_image.to_tuple()))
+
+
+
+        if not isinstance(self.threshold, Unset):
+            files.append(("threshold", (None, str(self.threshold).encode(), "text/plain")))
+
+
+
+
+        for prop_name, prop in self.additional_properties.items():
+            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
+
+
+
+        return files
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        source_image = File(
+             payload = BytesIO(d.pop("source_image"))
+        )
+
+
+
+
+        target_image = File(
+             payload = BytesIO(d.pop("target_image"))
+        )
+
+
+
+
+        threshold = d.pop("threshold", UNSET)
+
+        compare_form = cls(
+            source_image=source_image,
+            target_image=target_image,
+            threshold=threshold,
+        )
+
+
+        compare_form.additional_properties = d
+        return compare_form
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

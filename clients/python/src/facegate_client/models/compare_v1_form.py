@@ -1,0 +1,135 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+import json
+from .. import types
+
+from ..types import UNSET, Unset
+
+from ..types import File, FileTypes
+from ..types import UNSET, Unset
+from io import BytesIO
+
+
+
+
+
+
+T = TypeVar("T", bound="CompareV1Form")
+
+
+
+@_attrs_define
+class CompareV1Form:
+    """ The v1 compare form: `reference`, `probe` and an optional `threshold` (default 0.65).
+
+        Attributes:
+            probe (File):
+            reference (File):
+            threshold (float | Unset):  Default: 0.65.
+     """
+
+    probe: File
+    reference: File
+    threshold: float | Unset = 0.65
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        probe = self.probe.to_tuple()
+
+
+        reference = self.reference.to_tuple()
+
+
+        threshold = self.threshold
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "probe": probe,
+            "reference": reference,
+        })
+        if threshold is not UNSET:
+            field_dict["threshold"] = threshold
+
+        return field_dict
+
+
+    def to_multipart(self) -> types.RequestFiles:
+        files: types.RequestFiles = []
+
+        files.append(("probe", self.probe.to_tuple()))
+
+
+
+        files.append(("reference", self.reference.to_tuple()))
+
+
+
+        if not isinstance(self.threshold, Unset):
+            files.append(("threshold", (None, str(self.threshold).encode(), "text/plain")))
+
+
+
+
+        for prop_name, prop in self.additional_properties.items():
+            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
+
+
+
+        return files
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        probe = File(
+             payload = BytesIO(d.pop("probe"))
+        )
+
+
+
+
+        reference = File(
+             payload = BytesIO(d.pop("reference"))
+        )
+
+
+
+
+        threshold = d.pop("threshold", UNSET)
+
+        compare_v1_form = cls(
+            probe=probe,
+            reference=reference,
+            threshold=threshold,
+        )
+
+
+        compare_v1_form.additional_properties = d
+        return compare_v1_form
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
