@@ -104,6 +104,31 @@ mod tests {
     }
 
     #[test]
+    fn the_sdk_speaks_every_language_of_the_page() {
+        let sdk = WebUi::get("sdk/facegate.js").expect("the SDK");
+        let source = String::from_utf8_lossy(&sdk.data).into_owned();
+        let table = source
+            .split("/*i18n*/")
+            .nth(1)
+            .expect("the SDK's message table");
+        let table: serde_json::Value = serde_json::from_str(table).expect("json");
+        let offered: std::collections::BTreeSet<&str> = table
+            .as_object()
+            .expect("object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let page: std::collections::BTreeSet<&str> = LANGUAGES.iter().copied().collect();
+        assert_eq!(offered, page, "the SDK offers the page's languages");
+        for lang in LANGUAGES {
+            let file = WebUi::get(&format!("i18n/{lang}.json")).expect("catalogue");
+            let catalogue: serde_json::Value = serde_json::from_slice(&file.data).expect("json");
+            assert_eq!(table[lang]["title"], catalogue["title"], "{lang}");
+            assert_eq!(table[lang]["close"], catalogue["sdk.close"], "{lang}");
+        }
+    }
+
+    #[test]
     fn tags_find_their_catalogue() {
         assert_eq!(catalogue_for("pt-BR"), Some("pt-BR"));
         assert_eq!(catalogue_for("pt"), Some("pt-BR"));
