@@ -230,7 +230,7 @@ fn migrations_go_up_down_and_up_again() {
         let mut conn = db.store.connection().expect("conn");
         connection::revert_all_migrations(&mut conn).expect("down");
         // PostgreSQL has one more migration: the optional pgvector column and index
-        let expected = if backend == "postgres" { 6 } else { 5 };
+        let expected = if backend == "postgres" { 7 } else { 6 };
         let applied = connection::run_migrations(&mut conn).expect("up");
         assert_eq!(applied, expected, "{backend}");
         assert_eq!(connection::run_migrations(&mut conn).expect("noop"), 0);
