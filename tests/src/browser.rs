@@ -244,3 +244,45 @@ pub fn lit_canvas_camera(
     });
     (dir, camera)
 }
+
+/// A page on a second origin (`http://localhost:{port}`, against Facegate's `127.0.0.1`): a real
+/// HTTP server with no CSP of ours, answering every request with the page's current HTML.
+#[derive(Debug)]
+pub struct SecondOrigin {
+    pub port: u16,
+    page: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl SecondOrigin {
+    pub fn serve(html: String) -> Self {
+        use std::io::{Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let page = std::sync::Arc::new(std::sync::Mutex::new(html));
+        let shared = page.clone();
+        std::thread::spawn(move || {
+            for mut stream in listener.incoming().flatten() {
+                let mut request = [0u8; 8192];
+                let _ = stream.read(&mut request);
+                let html = shared.lock().expect("page").clone();
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\
+                     Content-Length: {}\r\nConnection: close\r\n\r\n{html}",
+                    html.len()
+                );
+            }
+        });
+        Self { port, page }
+    }
+
+    /// `http://localhost:{port}`.
+    pub fn origin(&self) -> String {
+        format!("http://localhost:{}", self.port)
+    }
+
+    /// What every later request gets.
+    pub fn set_page(&self, html: String) {
+        *self.page.lock().expect("page") = html;
+    }
+}

@@ -10,7 +10,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use facegate_blackbox_tests::browser::{
-    exclusive_browser, lit_canvas_camera, run_scenario, screenshot_dir,
+    SecondOrigin, exclusive_browser, lit_canvas_camera, run_scenario, screenshot_dir,
 };
 use facegate_blackbox_tests::live::{self, video_frames};
 use facegate_blackbox_tests::receiver::{HttpsReceiver, TestCa};
@@ -146,7 +146,7 @@ fn react_component_reports_the_session_id(scratch: &Path) {
         "<!doctype html><html lang=\"en\"><title>Shop</title><div id=\"root\"></div>\
          <script>{script}</script>"
     ));
-    let origin = format!("http://localhost:{}", shop.port);
+    let origin = shop.origin();
     let server = facegate_blackbox_tests::start_server(&[
         ("FACEGATE__UI__EMBED_ORIGINS", &origin),
         ("FACEGATE__SESSIONS__RNG_SEED", "29"),
@@ -175,34 +175,6 @@ fn react_component_reports_the_session_id(scratch: &Path) {
         "the component closes its frame"
     );
     assert_eq!(session_result(&server, &id, &token).body["verdict"], "pass");
-}
-
-/// A page on a second origin (`localhost` against Facegate's `127.0.0.1`): every request gets
-/// `html`.
-struct SecondOrigin {
-    port: u16,
-}
-
-impl SecondOrigin {
-    fn serve(html: String) -> Self {
-        use std::io::{Read, Write};
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-        let port = listener.local_addr().expect("addr").port();
-        std::thread::spawn(move || {
-            for mut stream in listener.incoming().flatten() {
-                let mut request = [0u8; 8192];
-                let _ = stream.read(&mut request);
-                let head = format!(
-                    "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\
-                     Content-Length: {}\r\nConnection: close\r\n\r\n",
-                    html.len()
-                );
-                let _ = stream.write_all(head.as_bytes());
-                let _ = stream.write_all(html.as_bytes());
-            }
-        });
-        Self { port }
-    }
 }
 
 #[test]

@@ -8,8 +8,8 @@
 //! the light as `web_ui.rs`'s does.
 
 use facegate_blackbox_tests::browser::{
-    assert_accessible, assert_light_sequence_shown, assert_no_console_errors, exclusive_browser,
-    lit_canvas_camera, run_scenario, screenshot_dir,
+    SecondOrigin, assert_accessible, assert_light_sequence_shown, assert_no_console_errors,
+    exclusive_browser, lit_canvas_camera, run_scenario, screenshot_dir,
 };
 use facegate_blackbox_tests::live::{labelled_frames, video_frames};
 use facegate_blackbox_tests::{
@@ -100,7 +100,7 @@ fn the_sdk_on_a_second_origin_resolves_with_the_session_id() {
         return;
     };
     let shop_page = ShopPage::start();
-    let shop = format!("http://localhost:{}", shop_page.port);
+    let shop = shop_page.0.origin();
     let server = start_server(&[
         ("FACEGATE__UI__EMBED_ORIGINS", &shop),
         ("FACEGATE__SESSIONS__RNG_SEED", "29"),
@@ -146,48 +146,25 @@ fn the_sdk_on_a_second_origin_resolves_with_the_session_id() {
     assert_eq!(result.body["verdict"], "pass");
 }
 
-/// The integrator's page on a second origin (`localhost` against Facegate's `127.0.0.1`), a real
-/// HTTP server with no CSP of ours: it loads the SDK from Facegate and, on a click, calls
-/// `Facegate.verify` with the session URL from its own query string.
-struct ShopPage {
-    port: u16,
-    sdk_url: std::sync::Arc<std::sync::Mutex<String>>,
-}
+/// The integrator's page on a second origin: it loads the SDK from Facegate and, on a click,
+/// calls `Facegate.verify` with the session URL from its own query string.
+struct ShopPage(SecondOrigin);
 
 impl ShopPage {
     fn start() -> Self {
-        use std::io::{Read, Write};
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-        let port = listener.local_addr().expect("addr").port();
-        let sdk_url = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-        let shared = sdk_url.clone();
-        std::thread::spawn(move || {
-            for mut stream in listener.incoming().flatten() {
-                let mut request = [0u8; 8192];
-                let _ = stream.read(&mut request);
-                let sdk = shared.lock().expect("sdk url").clone();
-                let html = format!(
-                    "<!doctype html><html lang=\"en\"><title>Shop</title><h1>Shop</h1>\
-                     <button id=\"verify\">Verify me</button><script src=\"{sdk}\"></script>\
-                     <script>document.getElementById('verify').onclick = () => Facegate.verify(\
-                     new URLSearchParams(location.search).get('session'), \
-                     {{ closeDelayMs: 300 }}).then(\
-                     (r) => {{ document.title = 'done:' + r.sessionId; }},\
-                     (e) => {{ document.title = 'error:' + e.message; }});</script>"
-                );
-                let _ = write!(
-                    stream,
-                    "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\
-                     Connection: close\r\n\r\n{html}",
-                    html.len()
-                );
-            }
-        });
-        Self { port, sdk_url }
+        Self(SecondOrigin::serve(String::new()))
     }
 
-    fn load_sdk_from(&self, url: &str) {
-        *self.sdk_url.lock().expect("sdk url") = url.to_owned();
+    fn load_sdk_from(&self, sdk: &str) {
+        self.0.set_page(format!(
+            "<!doctype html><html lang=\"en\"><title>Shop</title><h1>Shop</h1>\
+             <button id=\"verify\">Verify me</button><script src=\"{sdk}\"></script>\
+             <script>document.getElementById('verify').onclick = () => Facegate.verify(\
+             new URLSearchParams(location.search).get('session'), \
+             {{ closeDelayMs: 300 }}).then(\
+             (r) => {{ document.title = 'done:' + r.sessionId; }},\
+             (e) => {{ document.title = 'error:' + e.message; }});</script>"
+        ));
     }
 }
 

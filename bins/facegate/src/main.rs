@@ -5,6 +5,7 @@ mod database;
 #[cfg(test)]
 mod defaults_tests;
 mod eval;
+mod eval_charts;
 mod eval_liveness;
 mod eval_report;
 mod keys;

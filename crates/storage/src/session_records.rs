@@ -75,8 +75,8 @@ impl Store {
     ) -> StorageResult<Page<Session>> {
         let mut query = sessions::table
             .filter(sessions::tenant_id.eq(tenant.0.to_string()))
+            // an `expired` session is past its `expires_at` too: one filter covers both
             .filter(sessions::expires_at.gt(now_millis()))
-            .filter(sessions::status.ne(SessionStatus::Expired.as_str()))
             .into_boxed();
         if let Some(reference_id) = &filter.reference_id {
             query = query.filter(sessions::reference_id.eq(reference_id.clone()));
