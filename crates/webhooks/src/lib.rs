@@ -5,7 +5,8 @@
 //! - [`signing`]: Standard Webhooks signatures.
 //! - [`backoff`]: the retry schedule.
 //! - [`delivery`]: one HTTPS attempt through the guarded resolver.
-//! - [`worker`]: the outbox worker (`tick()` for tests, `run(shutdown)` for the service).
+//! - [`worker`]: the outbox worker (`tick_at(now)` on a clock a test advances, `run(shutdown)`
+//!   for the service).
 
 pub mod backoff;
 pub mod delivery;

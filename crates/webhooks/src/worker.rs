@@ -66,23 +66,29 @@ impl WebhookWorker {
 
     /// One round: claims what is due now and attempts each. Returns how many were attempted.
     pub fn tick(&self) -> usize {
-        let claimed = match self
-            .store
-            .claim_due_webhooks(storage::now_millis(), BATCH, LEASE_MS)
-        {
+        self.tick_at(storage::now_millis())
+    }
+
+    /// One round at `now` (unix ms): claims what is due by then and attempts each, recording
+    /// the attempts as started at `now` and scheduling retries from it (tests advance this
+    /// clock instead of sleeping). Returns how many were attempted.
+    pub fn tick_at(&self, now: i64) -> usize {
+        let claimed = match self.store.claim_due_webhooks(now, BATCH, LEASE_MS) {
             Ok(claimed) => claimed,
             Err(e) => {
                 tracing::warn!(error = %e, "webhook claim failed");
                 return 0;
             }
         };
+        // each attempt starts when the one before it ended: `now` plus the round's time so far
+        let round = Instant::now();
         for claim in &claimed {
-            self.attempt(claim);
+            self.attempt(claim, now + elapsed_ms(round));
         }
         claimed.len()
     }
 
-    fn attempt(&self, claim: &ClaimedDelivery) {
+    fn attempt(&self, claim: &ClaimedDelivery, started_at: i64) {
         let delivery = &claim.delivery;
         // the first delivery of a tenant creates its secret; every secret in force signs
         let secrets = self
@@ -93,7 +99,6 @@ impl WebhookWorker {
             Ok(secrets) => secrets,
             Err(e) => return tracing::warn!(error = %e, "webhook secrets unreadable"),
         };
-        let started_at = storage::now_millis();
         let start = Instant::now();
         let webhook_id = crate::webhook_id(delivery.id);
         let timestamp = started_at / 1000;
@@ -106,7 +111,7 @@ impl WebhookWorker {
         );
         let attempts = delivery.attempts + 1;
         let retry = |retry_after| match backoff::next_delay_ms(attempts, retry_after) {
-            Some(delay) => NextStep::RetryAt(storage::now_millis() + delay as i64),
+            Some(delay) => NextStep::RetryAt(started_at + elapsed_ms(start) + delay as i64),
             None => NextStep::GiveUp,
         };
         let (status_code, error, next) = match result {
