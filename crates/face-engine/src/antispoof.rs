@@ -33,11 +33,50 @@ pub(crate) fn context_share(img: &RgbImage, bbox: &BoundingBox) -> f32 {
     (inside.width.max(0.0) * inside.height.max(0.0) / area).clamp(0.0, 1.0)
 }
 
+/// How the model's input is coloured before it judges it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColourCast {
+    /// The crop as the camera delivered it.
+    AsCaptured,
+    /// The crop's colour cast removed by grey world: each channel scaled so that the three
+    /// channel means equal their average (brightness kept), gains held to 0.5–2.
+    GreyWorld,
+    /// The crop's channel means moved to those of a typical lit live scene instead of grey
+    /// ([`TYPICAL_CHANNEL_RATIOS`]), gains held to 0.5–2.
+    TypicalScene,
+}
+
+/// Red and blue means against green of a typical live scene: the medians of the calibration
+/// footage (NUAA live captures 1.16 / 0.99, the shared webcam videos 1.09 / 0.86).
+pub const TYPICAL_CHANNEL_RATIOS: [f64; 3] = [1.12, 1.0, 0.92];
+
+/// Scales each channel of `crop` so that its channel means stand in the ratios `aim` (brightness
+/// kept).
+fn remove_cast(crop: &mut RgbImage, aim: [f64; 3]) {
+    let mut sums = [0.0f64; 3];
+    for pixel in crop.pixels() {
+        for (sum, value) in sums.iter_mut().zip(pixel.0) {
+            *sum += f64::from(value);
+        }
+    }
+    let total = sums.iter().sum::<f64>() / aim.iter().sum::<f64>();
+    let gains: [f32; 3] = std::array::from_fn(|c| match sums[c] > 0.0 {
+        true => (total * aim[c] / sums[c]).clamp(0.5, 2.0) as f32,
+        false => 1.0,
+    });
+    for pixel in crop.pixels_mut() {
+        for (value, gain) in pixel.0.iter_mut().zip(gains) {
+            *value = (f32::from(*value) * gain).round().clamp(0.0, 255.0) as u8;
+        }
+    }
+}
+
 /// Probability in 0..1 that the face in `bbox` is a real, live face.
 pub(crate) fn real_probability(
     models: &ModelSet,
     img: &RgbImage,
     bbox: &BoundingBox,
+    cast: ColourCast,
 ) -> EngineResult<f32> {
     let region = context_region(bbox).clamp_to(img.width(), img.height());
     let (x, y) = (region.x as u32, region.y as u32);
@@ -49,7 +88,12 @@ pub(crate) fn real_probability(
         width: cw,
         height: ch,
     };
-    let input = resize_region(img, crop, INPUT, INPUT);
+    let mut input = resize_region(img, crop, INPUT, INPUT);
+    match cast {
+        ColourCast::AsCaptured => {}
+        ColourCast::GreyWorld => remove_cast(&mut input, [1.0; 3]),
+        ColourCast::TypicalScene => remove_cast(&mut input, TYPICAL_CHANNEL_RATIOS),
+    }
     let out = models.anti_spoof.run(to_tensor(&input, FORMAT))?;
     let logits: Vec<f32> = out[0].iter().copied().collect();
     let max = logits.iter().copied().fold(f32::MIN, f32::max);

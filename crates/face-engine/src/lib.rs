@@ -25,6 +25,7 @@ mod resample;
 use std::path::Path;
 
 pub use align::{ALIGNED_SIZE, ARCFACE_TEMPLATE, AlignedFace, Embedding};
+pub use antispoof::ColourCast;
 pub use decode::{DEFAULT_MAX_PIXELS, Image};
 pub use detect::{DetectMode, DetectOptions};
 pub use error::{EngineError, EngineResult};
@@ -216,7 +217,17 @@ impl FaceEngine {
 
     /// Probability in 0..1 that `face` is a live face rather than a print or a screen.
     pub fn anti_spoof(&self, image: &Image, face: &Face) -> EngineResult<f32> {
-        antispoof::real_probability(&self.models, image.rgb(), &face.bbox)
+        self.anti_spoof_with(image, face, ColourCast::AsCaptured)
+    }
+
+    /// [`Self::anti_spoof`] with the model's input coloured as `cast` says.
+    pub fn anti_spoof_with(
+        &self,
+        image: &Image,
+        face: &Face,
+        cast: ColourCast,
+    ) -> EngineResult<f32> {
+        antispoof::real_probability(&self.models, image.rgb(), &face.bbox, cast)
     }
 
     /// Share (0..1) of the anti-spoof model's view (the face with its surroundings) that lies
