@@ -148,6 +148,11 @@ async function visit(label) {
  * oval (`body[data-light]`), and renders the light that colour throws on a live face, `delay_ms`
  * later: a soft ellipse on the engine's face box of each frame (`boxes`), shaded as a rounded
  * surface, a weak spill on the background, screen-to-ambient ratio `ratio`, sensor noise.
+ * `light.camera` adds what a phone does on its own (the model of `liveness_rig::camera_model`):
+ * an auto-exposure that takes back `exposure_pull` of each brightness change, `exposure_speed`
+ * of the way a frame, and a grey-world white balance (`white_balance: 'grey_world'`) whose gains
+ * move `balance_speed` of the way a frame toward making the whole frame grey; without it the
+ * camera holds both.
  */
 async function installScriptedCamera({ frames_url, segments, fps, frame_count, light }) {
   await context.route(/\/__testcam\//, async (route) => {
@@ -180,23 +185,54 @@ async function installScriptedCamera({ frames_url, segments, fps, frame_count, l
     };
     // `box` is in the footage's own pixels; the canvas may draw the footage larger (400×300
     // clips fill a 640 px canvas), so the face box is scaled by `scale` to the canvas
+    const camera = light && light.camera ? light.camera : null;
+    let exposure = 1;
+    const balance = [1, 1, 1];
     const renderLight = (data, width, height, box, scale, color) => {
-      const L = hexLinear(color);
-      const [cx, cy] = [(box[0] + box[2] / 2) * scale, (box[1] + box[3] / 2) * scale];
-      const [halfWidth, halfHeight] = [0.5 * box[2] * scale, 0.6 * box[3] * scale];
+      const L = color ? hexLinear(color) : [0, 0, 0];
+      const [cx, cy] = box ? [(box[0] + box[2] / 2) * scale, (box[1] + box[3] / 2) * scale] : [0, 0];
+      const [halfWidth, halfHeight] = box ? [0.5 * box[2] * scale, 0.6 * box[3] * scale] : [1, 1];
+      const lit = new Float32Array(width * height * 3);
+      const sums = [0, 0, 0];
+      let before = 0;
       for (let y = 0; y < height; y++) {
         for (let x = 0; x < width; x++) {
-          const u = (x - cx) / halfWidth;
-          const v = (y - cy) / halfHeight;
-          const r2 = u * u + v * v;
-          const soft = Math.min(1, Math.max(0, 1 - (Math.sqrt(r2) - 1) / 0.3));
-          const facing = Math.sqrt(Math.max(0, 1 - 0.85 * r2));
-          const k = light.ratio * (SPILL + Math.max(0, facing - SPILL) * soft);
-          const p = (y * width + x) * 4;
-          for (let c = 0; c < 3; c++) {
-            const lit = toLinear[data[p + c]] * (1 + k * L[c]);
-            data[p + c] = toSrgb[Math.min(4095, Math.round(lit * 4095))];
+          let k = 0;
+          if (color && box) {
+            const u = (x - cx) / halfWidth;
+            const v = (y - cy) / halfHeight;
+            const r2 = u * u + v * v;
+            const soft = Math.min(1, Math.max(0, 1 - (Math.sqrt(r2) - 1) / 0.3));
+            const facing = Math.sqrt(Math.max(0, 1 - 0.85 * r2));
+            k = light.ratio * (SPILL + Math.max(0, facing - SPILL) * soft);
           }
+          const p = (y * width + x) * 4;
+          const i = (y * width + x) * 3;
+          for (let c = 0; c < 3; c++) {
+            const base = toLinear[data[p + c]];
+            lit[i + c] = base * (1 + k * L[c]);
+            sums[c] += lit[i + c];
+          }
+          before += toLinear[data[p + 1]];
+        }
+      }
+      if (camera) {
+        // auto-exposure: takes part of the brightness change back, with some lag
+        const change = sums[1] / Math.max(before, 1e-6);
+        const target = 1 / (1 + camera.exposure_pull * (change - 1));
+        exposure += camera.exposure_speed * (target - exposure);
+        // grey world: each channel's gain moves toward making the frame's mean grey
+        if (camera.white_balance === 'grey_world') {
+          for (let c = 0; c < 3; c++) {
+            const aim = sums[1] / Math.max(sums[c], 1e-9);
+            balance[c] += camera.balance_speed * (aim - balance[c]);
+          }
+        }
+      }
+      const gains = [0, 1, 2].map((c) => exposure * balance[c]);
+      for (let i = 0, p = 0; i < lit.length; i += 3, p += 4) {
+        for (let c = 0; c < 3; c++) {
+          data[p + c] = toSrgb[Math.min(4095, Math.round(lit[i + c] * gains[c] * 4095))];
         }
       }
     };
@@ -266,7 +302,8 @@ async function installScriptedCamera({ frames_url, segments, fps, frame_count, l
         }
         const color = colourAt(now, light.delay_ms);
         const box = light.boxes[Math.min(next, frameCount - 1)];
-        if (color && box) renderLight(data, canvas.width, canvas.height, box, scale, color);
+        // a camera of its own develops every frame; the plain one only those the light reaches
+        if (camera || (color && box)) renderLight(data, canvas.width, canvas.height, box, scale, color);
       }
       // sensor noise, as a real camera has: ±2 grey levels on every pixel, new every frame
       let state = (seed = (seed * 1103515245 + 12345) >>> 0);

@@ -212,7 +212,64 @@ pub fn lit_canvas_camera(
     ratio: f32,
     segments: Option<serde_json::Value>,
 ) -> (tempfile::TempDir, serde_json::Value) {
-    let frames = crate::live::video_frames(video, 15, start_s, seconds);
+    lit_canvas_camera_of(
+        CanvasCamera::Webcam,
+        video,
+        (start_s, seconds),
+        ratio,
+        segments,
+    )
+}
+
+/// What the canvas camera does on its own to the page's light (the JavaScript twin of two
+/// families of `liveness_rig::camera_model`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CanvasCamera {
+    /// A webcam: exposure and white balance held, 15 frames a second, 150 ms from the screen.
+    Webcam,
+    /// A phone that does not take the page's lock: auto-exposure (takes back 70% of a
+    /// brightness change, 35% of the way a frame), grey-world white balance (35% of the way a
+    /// frame), 10 frames a second, 320 ms from the screen.
+    Phone,
+}
+
+impl CanvasCamera {
+    pub const ALL: [Self; 2] = [Self::Webcam, Self::Phone];
+
+    fn fps(self) -> u32 {
+        match self {
+            Self::Webcam => 15,
+            Self::Phone => 10,
+        }
+    }
+
+    /// The `light` options of `tests/browser/run.mjs`'s canvas camera besides the boxes.
+    fn light_options(self, ratio: f32) -> serde_json::Value {
+        match self {
+            Self::Webcam => serde_json::json!({ "ratio": ratio, "delay_ms": 150 }),
+            Self::Phone => serde_json::json!({
+                "ratio": ratio,
+                "delay_ms": 320,
+                "camera": {
+                    "exposure_pull": 0.7,
+                    "exposure_speed": 0.35,
+                    "white_balance": "grey_world",
+                    "balance_speed": 0.35,
+                },
+            }),
+        }
+    }
+}
+
+/// [`lit_canvas_camera`] through `model`; `clip` is the start and length in seconds.
+pub fn lit_canvas_camera_of(
+    model: CanvasCamera,
+    video: &str,
+    (start_s, seconds): (f32, f32),
+    ratio: f32,
+    segments: Option<serde_json::Value>,
+) -> (tempfile::TempDir, serde_json::Value) {
+    let frames = crate::live::video_frames(video, model.fps(), start_s, seconds);
     let dir = tempfile::tempdir().expect("frames folder");
     let engine = crate::engine();
     let options = face_engine::DetectOptions {
@@ -235,12 +292,14 @@ pub fn lit_canvas_camera(
     }
     let segments = segments
         .unwrap_or_else(|| serde_json::json!({ "neutral": (0..frames.len()).collect::<Vec<_>>() }));
+    let mut light = model.light_options(ratio);
+    light["boxes"] = serde_json::json!(boxes);
     let camera = serde_json::json!({
         "frames_url": dir.path(),
         "segments": segments,
-        "fps": 15,
+        "fps": model.fps(),
         "frame_count": frames.len(),
-        "light": { "boxes": boxes, "ratio": ratio, "delay_ms": 150 },
+        "light": light,
     });
     (dir, camera)
 }

@@ -35,6 +35,11 @@ pub enum EvalCommand {
         /// Capture rate of the frames.
         #[arg(long, default_value_t = 15.0)]
         fps: f32,
+        /// A recording shorter than this many seconds plays on back and forth until it lasts
+        /// that long, as a person who keeps holding would (a clip shorter than a session is
+        /// not a person who left). Off by default: each recording plays once.
+        #[arg(long, value_name = "SECONDS")]
+        play_for: Option<f32>,
         /// Render the screen's light onto the recordings (simulated; docs/accuracy.md) at this
         /// screen-to-ambient ratio (0.05 a bright office, 0.3 a dim room) and judge it with
         /// the light check. Without it the light check is off for the evaluation.
@@ -112,6 +117,7 @@ pub fn run(settings: &Settings, command: EvalCommand) -> Result<(), String> {
             mode,
             dir,
             fps,
+            play_for,
             light_ratio,
             light_scene,
             seed,
@@ -128,7 +134,8 @@ pub fn run(settings: &Settings, command: EvalCommand) -> Result<(), String> {
                 seed,
                 camera.families(),
             )?;
-            crate::eval_liveness::run(engine, mode, (&dir, report.as_deref()), fps, light)
+            let playback = crate::eval_liveness::Playback { fps, play_for };
+            crate::eval_liveness::run(engine, mode, (&dir, report.as_deref()), playback, light)
         }
     }
 }

@@ -87,17 +87,31 @@ impl RenderedLight {
 /// Frames a scripted active session may use before it is abandoned.
 const SCRIPTED_FRAME_CAP: usize = 2_000;
 
+/// How the recordings are played.
+#[derive(Debug, Clone, Copy)]
+pub struct Playback {
+    /// Capture rate of the frames.
+    pub fps: f32,
+    /// Seconds a shorter recording plays on back and forth to (none: once).
+    pub play_for: Option<f32>,
+}
+
 /// Replays every recording under `dir` (`report`: also write an HTML report there).
 pub fn run(
     engine: FaceEngine,
     mode: SessionMode,
     (dir, report): (&Path, Option<&Path>),
-    fps: f32,
+    Playback { fps, play_for }: Playback,
     light: RenderedLight,
 ) -> Result<(), String> {
     if !(fps > 0.0 && fps <= 120.0) {
         return Err("--fps must be within 0..=120".into());
     }
+    let min_frames = match play_for {
+        None => 0,
+        Some(seconds) if seconds > 0.0 && seconds <= 600.0 => (seconds * fps).ceil() as usize,
+        Some(_) => return Err("--play-for must be within 0..=600 seconds".into()),
+    };
     let engine = Arc::new(engine);
     let config = LivenessConfig {
         illumination_enabled: light.ratio.is_some(),
@@ -110,7 +124,9 @@ pub fn run(
     let mut outcomes = Vec::new();
     let bar = crate::eval::progress(recordings.len(), "recordings");
     for (index, (_, folder)) in recordings.iter().enumerate() {
-        let recording = Recording::open(folder).map_err(|e| e.to_string())?;
+        let recording = Recording::open(folder)
+            .map_err(|e| e.to_string())?
+            .back_and_forth(min_frames);
         let mut camera = light.camera(&engine, index as u64);
         let mut rng = rand::rngs::StdRng::seed_from_u64(light.seed.wrapping_add(index as u64));
         let outcome = replay_one(

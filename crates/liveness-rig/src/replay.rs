@@ -48,6 +48,26 @@ impl Recording {
         Ok(Self { name, frames })
     }
 
+    /// The recording played back and forth until it holds at least `min_frames` frames: a
+    /// clip shorter than a session plays on as a person who keeps holding would (no frame
+    /// repeats at a turn, so the motion reverses without a still step).
+    pub fn back_and_forth(&self, min_frames: usize) -> Self {
+        let mut frames = self.frames.clone();
+        let mut backward = true;
+        while frames.len() < min_frames && self.frames.len() > 1 {
+            let next: Vec<PathBuf> = match backward {
+                true => self.frames.iter().rev().skip(1).cloned().collect(),
+                false => self.frames.iter().skip(1).cloned().collect(),
+            };
+            frames.extend(next);
+            backward = !backward;
+        }
+        Self {
+            name: self.name.clone(),
+            frames,
+        }
+    }
+
     fn frame(&self, index: usize) -> Vec<u8> {
         // an unreadable frame is sent as empty bytes: the session treats it as invalid input
         fs::read(&self.frames[index]).unwrap_or_default()

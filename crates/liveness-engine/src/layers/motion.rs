@@ -36,7 +36,8 @@
 //! [`MIN_OFF_PLANE_PER_SWAY`] per eye span of sway: a change of viewpoint that large shifts a
 //! head's nose against its contour, so depth claimed by a few noisy pairs is not believed (a
 //! waved photo does this; so might a phone camera panning round a still head, so it is not
-//! attack evidence either). A still head and a still photo
+//! attack evidence either), unless at least [`MANY_MOVING_PAIRS`] moving pairs show a clearly
+//! 3-D share: a head swaying sideways barely changes the viewpoint. A still head and a still photo
 //! look alike; too little motion is an absence of evidence, so the session asks the user to
 //! turn their head slightly and, without motion, ends in `retry`, never in `fail`.
 //! Cannot catch a 3-D mask (it has real depth) or a digital injection of real footage (layers
@@ -92,6 +93,14 @@ pub const SWAY_WEIGHED: f32 = 0.1;
 /// against its contour, a picture's pixels stay on their plane. Calibration half, sway at
 /// least 0.15: live 0.044–0.051, photo attacks 0.002–0.028 (docs/accuracy.md).
 pub const MIN_OFF_PLANE_PER_SWAY: f32 = 0.035;
+
+/// Moving pairs from which a clearly 3-D off-plane share ([`DEPTH_SHARE`]) is believed
+/// whatever the sway (issue 39): a head swaying sideways in front of a camera at arm's length
+/// barely changes the viewpoint, so its parallax is small against its displacement (0.011-0.013
+/// eye spans at a sway of 0.47-0.71 in Chromium, off-plane share 0.69-0.74 over 18-28 moving
+/// pairs), while the waved pictures the sway rule stops claim depth on a few noisy pairs (the
+/// held-back loose crop: share 0.568 over 5).
+pub const MANY_MOVING_PAIRS: usize = 3 * MIN_MOVING_PAIRS;
 
 /// Room blocks a pair needs before it says whether the camera moved.
 pub const ROOM_DECISIVE_PAIR: u16 = 4;
@@ -197,7 +206,15 @@ impl MotionSummary {
     /// evidence either way, never attack evidence.
     pub fn sway_without_parallax(&self) -> bool {
         let per_sway = self.off_plane_per_sway();
-        self.sway >= SWAY_WEIGHED && (per_sway.is_nan() || per_sway < MIN_OFF_PLANE_PER_SWAY)
+        self.sway >= SWAY_WEIGHED
+            && (per_sway.is_nan() || per_sway < MIN_OFF_PLANE_PER_SWAY)
+            && !self.depth_shown_by_many_pairs()
+    }
+
+    /// Whether at least [`MANY_MOVING_PAIRS`] moving pairs show a clearly 3-D off-plane share
+    /// ([`DEPTH_SHARE`]): depth no sway rule overrides.
+    pub fn depth_shown_by_many_pairs(&self) -> bool {
+        self.moving_pairs >= MANY_MOVING_PAIRS && self.off_plane_share >= DEPTH_SHARE
     }
 
     /// What the motion says, in the order the layer decides it: too little to judge, then

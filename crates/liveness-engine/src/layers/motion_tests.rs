@@ -37,6 +37,15 @@ fn large_sway_with_little_parallax_is_no_evidence_and_keeps_the_hold_open() {
     // a near-still head is not weighed: its off-plane residual is mostly noise
     let still = summary(5, 0.735, 0.0039, 0.046);
     assert!(!still.sway_without_parallax());
+    // a head swaying sideways before a camera at arm's length (Chromium, issue 39): little
+    // parallax against its displacement, but 3-D over many moving pairs
+    let swaying = summary(27, 0.699, 0.0126, 0.566);
+    assert!(swaying.depth_shown_by_many_pairs());
+    assert!(!swaying.sway_without_parallax());
+    assert_eq!(swaying.evidence(), Evidence::Measured);
+    // as deep a share over fewer pairs is still weighed against the sway
+    let few = summary(MANY_MOVING_PAIRS - 1, 0.699, 0.0126, 0.566);
+    assert!(few.sway_without_parallax());
     // planar motion stays attack evidence whatever the sway
     let planar = summary(11, 0.2, 0.0031, 0.5);
     assert!(planar.is_conclusive());

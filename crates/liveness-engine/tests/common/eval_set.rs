@@ -204,19 +204,7 @@ pub fn attack_frames(active: bool) -> usize {
 /// than a session (one is 3.1 s) plays on as a person who keeps swaying would. Every session
 /// of the light check goes through the rendering camera, which adds fresh noise to each frame.
 pub(super) fn video_frames(name: &str) -> Vec<PathBuf> {
-    let forward = video(name).frames;
-    let mut frames = forward.clone();
-    let mut backward = true;
-    while frames.len() < 150 && forward.len() > 1 {
-        let next: Vec<PathBuf> = if backward {
-            forward.iter().rev().skip(1).cloned().collect()
-        } else {
-            forward.iter().skip(1).cloned().collect()
-        };
-        frames.extend(next);
-        backward = !backward;
-    }
-    frames
+    video(name).back_and_forth(150).frames
 }
 
 pub(super) fn read(path: &PathBuf) -> Vec<u8> {
