@@ -70,6 +70,20 @@ fn svg(
     Ok(out)
 }
 
+/// A chart builder on `area` with the report's caption, margin and label areas.
+fn framed<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    caption: &str,
+) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
+    let mut builder = ChartBuilder::on(area);
+    builder
+        .caption(caption, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(50);
+    builder
+}
+
 /// The smallest rate a log axis shows: half of one pair in `pairs`.
 fn floor_rate(pairs: usize) -> f64 {
     0.5 / pairs.max(1) as f64
@@ -84,11 +98,7 @@ pub(crate) fn roc_chart(
 ) -> Result<String, String> {
     let floor = floor_rate(impostors);
     svg(|area| {
-        let mut chart = ChartBuilder::on(area)
-            .caption("ROC", ("sans-serif", 20))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
+        let mut chart = framed(area, "ROC")
             .build_cartesian_2d((floor..1.0f64).log_scale(), 0.0f64..1.0f64)
             .map_err(|e| e.to_string())?;
         chart
@@ -130,11 +140,7 @@ pub(crate) fn det_chart(
 ) -> Result<String, String> {
     let (far_floor, frr_floor) = (floor_rate(impostors), floor_rate(genuines));
     svg(|area| {
-        let mut chart = ChartBuilder::on(area)
-            .caption("DET", ("sans-serif", 20))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
+        let mut chart = framed(area, "DET")
             .build_cartesian_2d(
                 (far_floor..1.0f64).log_scale(),
                 (frr_floor..1.0f64).log_scale(),
@@ -188,11 +194,7 @@ pub(crate) fn histogram_chart(
     let (g, i) = (histogram(genuine, BINS), histogram(impostor, BINS));
     let top = g.iter().chain(&i).copied().fold(0.0f64, f64::max).max(0.01) * 1.1;
     svg(|area| {
-        let mut chart = ChartBuilder::on(area)
-            .caption("Similarity of pairs", ("sans-serif", 20))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
+        let mut chart = framed(area, "Similarity of pairs")
             .build_cartesian_2d(0.0f64..1.0f64, 0.0f64..top)
             .map_err(|e| e.to_string())?;
         chart
@@ -244,11 +246,7 @@ pub(crate) fn verdict_chart(classes: &[ClassRow]) -> Result<String, String> {
         .unwrap_or(1)
         .max(1);
     svg(|area| {
-        let mut chart = ChartBuilder::on(area)
-            .caption("Verdicts by class", ("sans-serif", 20))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
+        let mut chart = framed(area, "Verdicts by class")
             .build_cartesian_2d(
                 0.0f64..classes.len().max(1) as f64,
                 0.0f64..top as f64 * 1.1,
