@@ -266,10 +266,13 @@ async function installScriptedCamera({ frames_url, segments, fps, frame_count, l
         // the action at half speed: a person holds a pose longer than the labelled clip, and a
         // 0.6 s turn can fall between the frames a loaded server analyses
         const action = (segments[kind] || []).flatMap((i) => [i, i]);
-        // and back at rest for half a second before trying again, as a person waits to see
-        // whether it counted: three frames of rest fell between the frames a loaded server
-        // analysed, so a turn done was never seen to return (challenge missed, a live fail)
-        answer = action.length ? segments.neutral.slice(0, 8).concat(action) : [];
+        // at rest for half a second first (a challenge counts from a resting face), and back at
+        // rest for a second after, as a person waits to see whether it counted: with only the
+        // half second before the next try, a loaded server that analyses two or three frames a
+        // second could miss the one return a 7 s challenge has room for (CI: a turn and a
+        // smile done at 0.80 and 1.00 were never seen to return, and the session ended retry)
+        const rest = (n) => Array.from({ length: n }, (_, k) => segments.neutral[k % segments.neutral.length]);
+        answer = action.length ? rest(8).concat(action, rest(fps)) : [];
         queue = answer.slice();
       } else if (!asked) {
         answer = [];
