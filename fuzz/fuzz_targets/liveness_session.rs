@@ -7,7 +7,7 @@
 use std::sync::{Arc, OnceLock};
 
 use facegate_face_engine::FaceEngine;
-use facegate_liveness_engine::{LivenessConfig, SessionMode, LivenessSession};
+use facegate_liveness_engine::{LivenessConfig, LivenessSession, Opening, SessionMode};
 use libfuzzer_sys::fuzz_target;
 
 fn engine() -> Arc<FaceEngine> {
@@ -29,7 +29,7 @@ fuzz_target!(|data: &[u8]| {
     } else {
         SessionMode::Active
     };
-    let Ok(mut session) = LivenessSession::new(engine(), LivenessConfig::default(), mode, &mut <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(0)) else {
+    let Ok(mut session) = LivenessSession::new(engine(), LivenessConfig::default(), mode, &mut <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(0), Opening::First) else {
         return;
     };
     let mut timestamp: u64 = 1_000;

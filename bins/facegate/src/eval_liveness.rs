@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use face_engine::FaceEngine;
-use liveness_engine::{Illumination, LivenessConfig, LivenessSession, SessionMode};
+use liveness_engine::{Illumination, LivenessConfig, LivenessSession, Opening, SessionMode};
 use liveness_rig::camera_model::{CameraFamily, CameraModel};
 use liveness_rig::light_camera::{LightCamera, Scene};
 use liveness_rig::replay::{
@@ -229,8 +229,9 @@ fn replay_one(
         let text = std::fs::read_to_string(&labels_path).map_err(|e| e.to_string())?;
         let labels: SegmentLabels =
             toml::from_str(&text).map_err(|e| format!("{}: {e}", labels_path.display()))?;
-        let mut session = LivenessSession::new(engine.clone(), config.clone(), mode, rng)
-            .map_err(|e| e.to_string())?;
+        let mut session =
+            LivenessSession::new(engine.clone(), config.clone(), mode, rng, Opening::First)
+                .map_err(|e| e.to_string())?;
         return replay_scripted(
             &mut session,
             recording,
@@ -241,8 +242,9 @@ fn replay_one(
         )
         .map_err(|e| e.to_string());
     }
-    let mut session = LivenessSession::new(engine.clone(), config.clone(), mode, rng)
-        .map_err(|e| e.to_string())?;
+    let mut session =
+        LivenessSession::new(engine.clone(), config.clone(), mode, rng, Opening::First)
+            .map_err(|e| e.to_string())?;
     Ok(replay_in_order(&mut session, recording, 0, fps, camera))
 }
 

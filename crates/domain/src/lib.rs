@@ -18,7 +18,7 @@ pub use collection::{Collection, IndexedFace};
 pub use error::DomainError;
 pub use ids::{ExternalId, TenantId};
 pub use reasons::{PortraitRequirement, ReasonAction, ReasonCode};
-pub use session::{FaceMatch, Session, SessionKind, SessionMode, SessionStatus};
+pub use session::{FaceMatch, Session, SessionKind, SessionMode, SessionSeed, SessionStatus};
 pub use tenant::{ApiKey, Tenant};
 pub use vector::{SearchHit, VectorIndex};
 pub use verdict::{PASS_CONFIDENCE, RETRY_CONFIDENCE, Verdict, VerdictThresholds};

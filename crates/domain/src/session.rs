@@ -181,3 +181,27 @@ mod tests {
         }
     }
 }
+
+/// A session's one source of randomness: 32 bytes drawn when the session is created and kept
+/// with it until it ends. Its challenge count (shown at creation), its challenges and its
+/// light sequence (drawn when a client connects) all come from one generator seeded with it,
+/// so every replica that opens the session draws the same. Never serialised, never logged.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct SessionSeed([u8; 32]);
+
+impl SessionSeed {
+    pub const fn from_bytes(bytes: [u8; 32]) -> Self {
+        Self(bytes)
+    }
+
+    pub const fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for SessionSeed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // it predicts the session's challenges and colours: never printed
+        f.write_str("SessionSeed(..)")
+    }
+}

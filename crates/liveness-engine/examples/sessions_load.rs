@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use face_engine::FaceEngine;
 use facegate_liveness_engine::mailbox::{LatestFrame, PendingFrame};
-use facegate_liveness_engine::{LivenessConfig, LivenessSession, SessionMode};
+use facegate_liveness_engine::{LivenessConfig, LivenessSession, Opening, SessionMode};
 use liveness_rig::replay::Recording;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -42,6 +42,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 config.clone(),
                 SessionMode::Passive,
                 &mut rand::rng(),
+                Opening::First,
             )
             .map(|s| Arc::new(Mutex::new(s)))
         })

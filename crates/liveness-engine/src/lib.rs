@@ -29,4 +29,4 @@ pub use fusion::{EndReason, VerdictReport};
 pub use illumination::Illumination;
 pub use illumination::reading::{LightFinding, LightReading};
 pub use layers::{Evidence, Layer, LayerScore};
-pub use session::{LightCheck, LivenessSession};
+pub use session::{LightCheck, LivenessSession, Opening};

@@ -11,14 +11,13 @@ use std::sync::Arc;
 
 use domain::{ReasonCode, Verdict};
 use face_engine::FaceEngine;
-use facegate_liveness_engine::challenge::draw_challenges;
 use facegate_liveness_engine::{
-    ChallengeKind, LivenessConfig, LivenessSession, SessionMode, VerdictReport,
+    ChallengeKind, LightCheck, LivenessConfig, LivenessSession, Opening, SessionMode, VerdictReport,
 };
 use liveness_rig::replay::{self, ClassSummary, LabelFile, ReplayOutcome, replay_scripted};
 use rand::SeedableRng;
 
-use common::{FPS, engine, lit, load_rgb, testdata, video, warped_photo_frames};
+use common::{FPS, engine, load_rgb, testdata, video, warped_photo_frames};
 
 /// Feeds `frames` at [`FPS`] (looping) until the verdict or `max_frames`, then concludes.
 fn run_frames(
@@ -27,14 +26,17 @@ fn run_frames(
     frames: &[Vec<u8>],
     max_frames: usize,
 ) -> VerdictReport {
-    // a seeded draw keeps the test reproducible; the product draws from the OS CSPRNG
+    // a seeded draw keeps the test reproducible; the product seeds it with the session's own
+    // seed. The light check is on, as in production; these attack streams show no colours
     let mut rng = rand::rngs::StdRng::seed_from_u64(frames.len() as u64);
-    let plan = draw_challenges(&mut rng, 3, 4);
-    // the light check is on, as in production; these attack streams show no colours
-    let mut session =
-        LivenessSession::with_challenges(engine.clone(), LivenessConfig::default(), mode, plan)
-            .expect("session")
-            .with_light(lit::sequence(frames.len() as u64));
+    let mut session = LivenessSession::new(
+        engine.clone(),
+        LivenessConfig::default(),
+        mode,
+        &mut rng,
+        Opening::First,
+    )
+    .expect("session");
     let looped = frames.iter().cycle().take(max_frames).cloned();
     replay::play(&mut session, looped, FPS).0
 }
@@ -276,11 +278,12 @@ fn a_replayed_video_cannot_answer_challenges_it_does_not_contain() {
         &cases,
         |(labelled, plan)| {
             let recording = video(&labelled.video);
-            let mut session = LivenessSession::with_challenges(
+            let mut session = LivenessSession::replaying(
                 engine(),
                 LivenessConfig::default(),
                 SessionMode::Active,
                 plan.clone(),
+                LightCheck::Off,
             )
             .expect("session");
             let mut o = replay_scripted(&mut session, &recording, labelled, FPS, 1_500, None)

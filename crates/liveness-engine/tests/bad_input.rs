@@ -6,7 +6,7 @@ mod common;
 
 use domain::Verdict;
 use facegate_liveness_engine::{
-    EndReason, Guidance, LivenessConfig, LivenessEvent, LivenessSession, SessionMode,
+    EndReason, Guidance, LivenessConfig, LivenessEvent, LivenessSession, Opening, SessionMode,
 };
 use image::{Rgb, RgbImage};
 
@@ -15,7 +15,14 @@ use common::{engine, jpeg, testdata, video};
 fn session(mode: SessionMode) -> LivenessSession {
     // a fixed seed: every active session here draws the same plan
     let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(7);
-    LivenessSession::new(engine(), LivenessConfig::default(), mode, &mut rng).expect("session")
+    LivenessSession::new(
+        engine(),
+        LivenessConfig::default(),
+        mode,
+        &mut rng,
+        Opening::First,
+    )
+    .expect("session")
 }
 
 fn has_guidance(events: &[LivenessEvent], code: Guidance) -> bool {

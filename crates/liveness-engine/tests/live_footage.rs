@@ -127,14 +127,14 @@ fn labelled_videos_answer_random_challenges_and_pass() {
     let outcomes: Vec<ReplayOutcome> = in_parallel(&indexed, |(index, (labelled, plan))| {
         let recording = video(&labelled.video);
         let seed = 7_000 + *index as u64;
-        let mut session = LivenessSession::with_challenges(
+        let mut session = LivenessSession::replaying(
             engine(),
             LivenessConfig::default(),
             SessionMode::Active,
             plan.clone(),
+            lit::sequence(seed),
         )
-        .expect("session")
-        .with_light(lit::sequence(seed));
+        .expect("session");
         let ratio = lit::ratio_for(*index);
         let mut camera = lit::camera_for(&session, Scene::LiveFace, ratio, seed);
         let mut outcome = replay_scripted(

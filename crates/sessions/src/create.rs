@@ -4,8 +4,8 @@
 
 use std::net::IpAddr;
 
-use domain::{Session, SessionKind, SessionMode, TenantId};
-use rand::Rng;
+use domain::{Session, SessionKind, SessionMode, SessionSeed, TenantId};
+use liveness_engine::LivenessSession;
 use storage::sessions::NewSession;
 
 use crate::{CaptchaVerifier, SessionError, SessionResult, SessionService};
@@ -69,15 +69,15 @@ fn printable(value: &str) -> bool {
 }
 
 impl SessionService {
-    fn challenge_count(&self, mode: SessionMode) -> u32 {
-        match mode {
-            SessionMode::Passive => 0,
-            SessionMode::Active => {
-                let config = &self.settings.liveness;
-                let mut rng = self.settings.randomness.session_rng();
-                rng.random_range(config.min_challenges..=config.max_challenges) as u32
-            }
-        }
+    /// A new session's seed and the challenge count it draws (what opening it will ask).
+    fn draw(&self, mode: SessionMode) -> (SessionSeed, u32) {
+        let seed = self.settings.randomness.new_seed();
+        let count = LivenessSession::challenge_count(
+            &self.settings.liveness,
+            mode,
+            &mut crate::session_rng(&seed),
+        );
+        (seed, count as u32)
     }
 
     fn session_url(&self, session: &Session, token: &str) -> String {
@@ -122,6 +122,7 @@ impl SessionService {
             .as_deref()
             .map(|image| self.reference_embedding(image))
             .transpose()?;
+        let (draw_seed, challenge_count) = self.draw(mode);
         let new = NewSession {
             tenant_id: tenant,
             kind: SessionKind::Managed,
@@ -130,7 +131,8 @@ impl SessionService {
             redirect_url: redirect_url.map(String::from),
             webhook_url: webhook_url.map(String::from),
             fingerprint_id: None,
-            challenge_count: self.challenge_count(mode),
+            challenge_count,
+            draw_seed,
             attempt_number: 1,
             max_attempts: 1,
             lifetime_ms: self.settings.lifetime_ms,
@@ -187,6 +189,7 @@ impl SessionService {
                 retry_after_seconds: policy.window_seconds,
             })?;
         let tenant = self.store.ensure_tenant(&policy.tenant)?.id;
+        let (draw_seed, challenge_count) = self.draw(mode);
         let new = NewSession {
             tenant_id: tenant,
             kind: SessionKind::Direct,
@@ -195,7 +198,8 @@ impl SessionService {
             redirect_url: None,
             webhook_url: None,
             fingerprint_id: request.fingerprint_id,
-            challenge_count: self.challenge_count(mode),
+            challenge_count,
+            draw_seed,
             attempt_number: attempt,
             max_attempts: policy.max_attempts,
             lifetime_ms: self.settings.lifetime_ms,

@@ -28,6 +28,7 @@ pub mod verify;
 
 use std::sync::Arc;
 
+use domain::SessionSeed;
 use face_engine::FaceEngine;
 use liveness_engine::LivenessConfig;
 use storage::Store;
@@ -88,10 +89,11 @@ pub struct SessionSettings {
     pub audit_frames: usize,
 }
 
-/// The source of a session's random draws.
+/// Where each session's seed comes from (`domain::SessionSeed`: drawn at creation, kept with
+/// the session, the one source of its challenge count, challenges and light sequence).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SessionRandomness {
-    /// A generator seeded from the operating system's CSPRNG for every session (production).
+    /// A seed from the operating system's CSPRNG for every session (production).
     #[default]
     Os,
     /// Every session draws from a generator seeded with this value, so every session of the
@@ -101,13 +103,34 @@ pub enum SessionRandomness {
 }
 
 impl SessionRandomness {
-    /// A new generator for one session (a CSPRNG: ChaCha, whatever its seed).
-    pub fn session_rng(self) -> rand::rngs::StdRng {
-        use rand::SeedableRng;
+    /// The seed of a new session.
+    pub fn new_seed(self) -> SessionSeed {
+        use rand::{Rng, SeedableRng};
         match self {
-            SessionRandomness::Os => rand::rngs::StdRng::from_os_rng(),
-            SessionRandomness::Seeded(seed) => rand::rngs::StdRng::seed_from_u64(seed),
+            SessionRandomness::Os => {
+                SessionSeed::from_bytes(rand::rngs::StdRng::from_os_rng().random())
+            }
+            SessionRandomness::Seeded(seed) => {
+                SessionSeed::from_bytes(ExpandedSeed::seed_from_u64(seed).0)
+            }
         }
+    }
+}
+
+/// The generator a session's draws come from: a CSPRNG (ChaCha) seeded with its seed.
+pub fn session_rng(seed: &SessionSeed) -> rand::rngs::StdRng {
+    rand::SeedableRng::from_seed(*seed.as_bytes())
+}
+
+/// The 32 bytes `StdRng::seed_from_u64` expands a number into (rand's documented expansion),
+/// so a seeded process draws exactly what `StdRng::seed_from_u64(seed)` does.
+struct ExpandedSeed([u8; 32]);
+
+impl rand::SeedableRng for ExpandedSeed {
+    type Seed = [u8; 32];
+
+    fn from_seed(seed: [u8; 32]) -> Self {
+        Self(seed)
     }
 }
 
@@ -176,5 +199,27 @@ impl SessionService {
 
     pub fn settings(&self) -> &SessionSettings {
         &self.settings
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+
+    use super::*;
+
+    #[test]
+    fn a_seeded_process_draws_what_its_seed_number_draws() {
+        for n in [0, 6, 7, 29, 41, u64::MAX] {
+            let mut ours = session_rng(&SessionRandomness::Seeded(n).new_seed());
+            let mut plain = rand::rngs::StdRng::seed_from_u64(n);
+            assert_eq!(ours.random::<[u64; 8]>(), plain.random::<[u64; 8]>(), "{n}");
+        }
+    }
+
+    #[test]
+    fn every_session_of_the_os_gets_its_own_seed() {
+        let os = SessionRandomness::Os;
+        assert_ne!(os.new_seed(), os.new_seed());
     }
 }

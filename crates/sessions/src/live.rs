@@ -11,11 +11,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use domain::{Session, SessionMode, SessionStatus};
+use domain::{Session, SessionStatus};
 use liveness_engine::capture_time;
-use liveness_engine::challenge::draw_challenges;
 use liveness_engine::mailbox::{LatestFrame, PendingFrame, TakenFrame};
-use liveness_engine::{Illumination, LightCheck, LivenessEvent, LivenessSession, VerdictReport};
+use liveness_engine::{LivenessEvent, LivenessSession, Opening, VerdictReport};
 use parking_lot::Mutex;
 use uuid::Uuid;
 
@@ -137,27 +136,20 @@ impl SessionService {
             Err(storage::StorageError::NotFound { .. }) => return Err(SessionError::NotFound),
             other => other?,
         };
-        let config = self.settings.liveness.clone();
-        let mut rng = self.settings.randomness.session_rng();
-        let plan = match begun.mode {
-            SessionMode::Passive => Vec::new(),
-            SessionMode::Active => {
-                let count = (begun.challenge_count as usize)
-                    .clamp(config.min_challenges, config.max_challenges);
-                draw_challenges(&mut rng, count, count)
-            }
+        // the seed drawn at creation: the same challenges on every opening, and the light
+        // sequence on the first only
+        let opening = if reconnect {
+            Opening::Reconnect
+        } else {
+            Opening::First
         };
-        // the light sequence is drawn and sent on the session's first connection only: a
-        // reconnect cannot fish for a new one (it is judged without light: `retry` at best)
-        let light = match (config.illumination_enabled, reconnect) {
-            (false, _) => LightCheck::Off,
-            (true, false) => LightCheck::Sequence(Illumination::draw(&mut rng)),
-            (true, true) => LightCheck::ShownEarlier,
-        };
-        Ok(
-            LivenessSession::with_challenges(self.engine.clone(), config, begun.mode, plan)?
-                .with_light(light),
-        )
+        Ok(LivenessSession::new(
+            self.engine.clone(),
+            self.settings.liveness.clone(),
+            begun.session.mode,
+            &mut crate::session_rng(&begun.draw_seed),
+            opening,
+        )?)
     }
 
     /// Sessions streaming now in this process.

@@ -224,7 +224,12 @@ fn seeded_sessions_draw_the_same_challenges_and_os_seeded_ones_vary() {
     assert!(counts.iter().all(|c| *c == counts[0]), "{counts:?}");
     assert!((3..=6).contains(&counts[0]), "{counts:?}");
     let plan = |randomness: SessionRandomness| {
-        liveness_engine::challenge::draw_challenges(&mut randomness.session_rng(), 3, 6)
+        let seed = randomness.new_seed();
+        liveness_engine::challenge::draw_challenges(
+            &mut facegate_sessions::session_rng(&seed),
+            3,
+            6,
+        )
     };
     assert_eq!(
         plan(SessionRandomness::Seeded(7)),

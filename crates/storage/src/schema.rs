@@ -69,6 +69,7 @@ diesel::table! {
         reference_embedding -> Nullable<Binary>,
         match_threshold -> Nullable<Double>,
         face_match -> Nullable<Text>,
+        draw_seed -> Nullable<Binary>,
     }
 }
 

@@ -3,7 +3,7 @@
 //! Retention is `retention.rs`.
 
 use diesel::prelude::*;
-use domain::{Session, SessionKind, SessionMode, SessionStatus, TenantId, Verdict};
+use domain::{Session, SessionKind, SessionMode, SessionSeed, SessionStatus, TenantId, Verdict};
 use uuid::Uuid;
 
 use crate::error::{Entity, StorageError, StorageResult};
@@ -21,6 +21,8 @@ pub struct NewSession {
     pub webhook_url: Option<String>,
     pub fingerprint_id: Option<String>,
     pub challenge_count: u32,
+    /// What the session's random draws come from; kept until it completes.
+    pub draw_seed: SessionSeed,
     /// Which attempt this is (1 for managed sessions; counted for direct ones).
     pub attempt_number: u32,
     pub max_attempts: u32,
@@ -58,6 +60,14 @@ pub(crate) struct SessionRow {
     reference_embedding: Option<Vec<u8>>,
     match_threshold: Option<f64>,
     face_match: Option<String>,
+    draw_seed: Option<Vec<u8>>,
+}
+
+/// A session a client has started streaming, with the seed its draws come from.
+#[derive(Debug, Clone)]
+pub struct BegunSession {
+    pub session: Session,
+    pub draw_seed: SessionSeed,
 }
 
 /// The outcome of a finished liveness session, stored in one transaction with its webhook.
@@ -157,6 +167,7 @@ impl Store {
                 .map(crate::embedding_to_blob),
             match_threshold: new.match_threshold.map(f64::from),
             face_match: None,
+            draw_seed: Some(new.draw_seed.as_bytes().to_vec()),
         };
         diesel::insert_into(sessions::table)
             .values(&row)
@@ -234,8 +245,9 @@ impl Store {
 
     /// A client starts streaming: `created` becomes `in_progress`; an `in_progress` session
     /// (a client reconnecting after a dropped socket) stays so. Anything else is refused with
-    /// `InvalidTransition`, so a finished session is single use.
-    pub fn begin_session(&self, id: Uuid) -> StorageResult<Session> {
+    /// `InvalidTransition`, so a finished session is single use. Returned with the seed its
+    /// draws come from.
+    pub fn begin_session(&self, id: Uuid) -> StorageResult<BegunSession> {
         // one compare-and-set: only a live, unfinished session moves (or stays) in progress
         let changed = diesel::update(
             sessions::table
@@ -249,9 +261,15 @@ impl Store {
         .set(sessions::status.eq(SessionStatus::InProgress.as_str()))
         .execute(&mut *self.conn()?)
         .map_err(|e| StorageError::from_diesel(Entity::Session, e))?;
-        let session = self.session(id)?;
+        let mut row = self.session_row(id)?;
+        let draw_seed = row.draw_seed.take();
+        let session = row.into_domain()?;
         if changed == 1 {
-            return Ok(session);
+            let draw_seed = draw_seed
+                .and_then(|bytes| <[u8; 32]>::try_from(bytes).ok())
+                .map(SessionSeed::from_bytes)
+                .ok_or_else(|| StorageError::Corrupt(format!("session {id} draw seed")))?;
+            return Ok(BegunSession { session, draw_seed });
         }
         if session.is_expired_at(now_millis()) {
             return Err(StorageError::NotFound {
@@ -312,6 +330,8 @@ impl Store {
                 sessions::expires_at.eq(readable_until),
                 // the reference's purpose ends with the verdict
                 sessions::reference_embedding.eq(None::<Vec<u8>>),
+                // nothing is drawn for a finished session
+                sessions::draw_seed.eq(None::<Vec<u8>>),
                 sessions::face_match.eq(face_match.as_deref()),
             ))
             .execute(c)

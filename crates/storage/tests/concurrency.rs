@@ -193,6 +193,7 @@ fn verdicts_are_stored_while_other_sessions_write() {
             webhook_url: None,
             fingerprint_id: None,
             challenge_count: 0,
+            draw_seed: domain::SessionSeed::from_bytes([7; 32]),
             attempt_number: 1,
             max_attempts: 3,
             lifetime_ms: 600_000,

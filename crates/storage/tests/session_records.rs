@@ -26,6 +26,7 @@ fn create(store: &Store, tenant: TenantId, reference_id: &str) -> Uuid {
             webhook_url: Some("https://example.com/hook".into()),
             fingerprint_id: None,
             challenge_count: 0,
+            draw_seed: domain::SessionSeed::from_bytes([7; 32]),
             attempt_number: 1,
             max_attempts: 1,
             lifetime_ms: 600_000,

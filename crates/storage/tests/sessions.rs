@@ -41,6 +41,7 @@ fn new_session(tenant: TenantId, lifetime_ms: i64) -> NewSession {
         webhook_url: None,
         fingerprint_id: None,
         challenge_count: 0,
+        draw_seed: domain::SessionSeed::from_bytes([7; 32]),
         attempt_number: 1,
         max_attempts: 3,
         lifetime_ms,
@@ -86,7 +87,9 @@ fn completion_keeps_one_verdict_and_drops_the_reference(
     session: Uuid,
     backend: &str,
 ) -> SessionOutcome {
-    store.begin_session(session).expect("start");
+    let begun = store.begin_session(session).expect("start");
+    // the seed given at creation is what every opening of the session draws from
+    assert_eq!(begun.draw_seed, domain::SessionSeed::from_bytes([7; 32]));
     store
         .begin_session(session)
         .expect("a reconnect keeps it in progress");

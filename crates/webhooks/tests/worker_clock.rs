@@ -39,6 +39,7 @@ fn a_failing_delivery_is_tried_at_each_due_time_and_never_after_the_last() {
             webhook_url: None,
             fingerprint_id: None,
             challenge_count: 0,
+            draw_seed: domain::SessionSeed::from_bytes([7; 32]),
             attempt_number: 1,
             max_attempts: 3,
             lifetime_ms: 60_000,

@@ -34,13 +34,6 @@ pub enum LightCheck {
 }
 
 impl LivenessSession {
-    /// The same session with another light check (a driver that drew the sequence itself, or
-    /// a reconnect that must not show one again).
-    pub fn with_light(mut self, light: LightCheck) -> Self {
-        self.light = light;
-        self
-    }
-
     /// The sequence the page must show, from the start of the stream (none when the check is
     /// off or was shown on an earlier connection).
     pub fn illumination(&self) -> Option<&Illumination> {

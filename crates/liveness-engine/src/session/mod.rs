@@ -45,6 +45,13 @@ const EMBED_EVERY_MS: u64 = 500;
 /// Most frames sampled for identity.
 const MAX_EMBEDDINGS: usize = 10;
 
+/// Whether a client opens a session for the first time or again after a dropped socket.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opening {
+    First,
+    Reconnect,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
     /// Waiting for a steady face to measure the resting values (active) or start the hold.
@@ -88,35 +95,61 @@ pub struct LivenessSession {
 }
 
 impl LivenessSession {
-    /// A session whose challenges (active mode) and light sequence (when
-    /// `config.illumination_enabled`) are drawn from `rng`: the session's own generator, seeded
-    /// from the operating system in production and from a known seed in tests.
+    /// The one way production opens a session: its challenges (active mode) and its light
+    /// sequence (when `config.illumination_enabled`, on the first opening only) are drawn from
+    /// `rng`, in that order. Production seeds `rng` with the seed the session was created with
+    /// (so [`Self::challenge_count`] at creation and every opening draw alike); tests and
+    /// evaluations seed it with a known value. A [`Opening::Reconnect`] draws the same
+    /// challenges and shows no light: the sequence was sent before and is never sent again,
+    /// so a reconnect cannot fish for a new one (it is judged without light: `retry` at best).
     pub fn new(
         engine: Arc<FaceEngine>,
         config: LivenessConfig,
         mode: SessionMode,
         rng: &mut impl rand::CryptoRng,
+        opening: Opening,
     ) -> Result<Self, LivenessError> {
-        let plan = match mode {
+        let plan = Self::draw_plan(&config, mode, rng);
+        let light = match (config.illumination_enabled, opening) {
+            (false, _) => LightCheck::Off,
+            (true, Opening::First) => LightCheck::Sequence(Illumination::draw(rng)),
+            (true, Opening::Reconnect) => LightCheck::ShownEarlier,
+        };
+        Self::replaying(engine, config, mode, plan, light)
+    }
+
+    /// How many challenges a session opened with `rng` seeded alike will ask (0 in passive
+    /// mode): the first of [`Self::new`]'s draws, made when the session is created.
+    pub fn challenge_count(
+        config: &LivenessConfig,
+        mode: SessionMode,
+        rng: &mut impl rand::CryptoRng,
+    ) -> usize {
+        Self::draw_plan(config, mode, rng).len()
+    }
+
+    fn draw_plan(
+        config: &LivenessConfig,
+        mode: SessionMode,
+        rng: &mut impl rand::CryptoRng,
+    ) -> Vec<ChallengeKind> {
+        match mode {
             SessionMode::Active => {
                 draw_challenges(rng, config.min_challenges, config.max_challenges)
             }
             SessionMode::Passive => Vec::new(),
-        };
-        let light = match config.illumination_enabled {
-            true => LightCheck::Sequence(Illumination::draw(rng)),
-            false => LightCheck::Off,
-        };
-        Ok(Self::with_challenges(engine, config, mode, plan)?.with_light(light))
+        }
     }
 
-    /// A session with a given challenge plan (for drivers and tests that must reproduce one),
-    /// without the light check (add one with [`Self::with_light`]).
-    pub fn with_challenges(
+    /// A session that asks exactly `plan` under `light`: for replay drivers that must ask
+    /// what a labelled recording holds (the accuracy sweeps draw plans from the actions a
+    /// clip contains). Everything else opens sessions with [`Self::new`].
+    pub fn replaying(
         engine: Arc<FaceEngine>,
         config: LivenessConfig,
         mode: SessionMode,
         plan: Vec<ChallengeKind>,
+        light: LightCheck,
     ) -> Result<Self, LivenessError> {
         config.validate()?;
         if mode == SessionMode::Active
@@ -152,7 +185,7 @@ impl LivenessSession {
             embeddings: 0,
             portrait: PortraitCandidate::default(),
             parallax: ParallaxTracker::default(),
-            light: LightCheck::Off,
+            light,
             light_samples: Vec::new(),
             light_cache: std::cell::Cell::new(None),
             last_face_box: None,

@@ -3,7 +3,7 @@
 //! Everything measured through it is simulated light on real footage (docs/accuracy.md).
 
 use facegate_liveness_engine::{
-    Illumination, LightCheck, LivenessConfig, LivenessSession, SessionMode,
+    Illumination, LightCheck, LivenessConfig, LivenessSession, Opening, SessionMode,
 };
 use liveness_rig::camera_model::{CameraFamily, CameraModel};
 use liveness_rig::light_camera::{LightCamera, Scene};
@@ -41,6 +41,7 @@ pub fn seeded_session(mode: SessionMode, seed: u64) -> LivenessSession {
         LivenessConfig::default(),
         mode,
         &mut rand::rngs::StdRng::seed_from_u64(seed),
+        Opening::First,
     )
     .expect("session")
 }

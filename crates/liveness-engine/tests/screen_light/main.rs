@@ -3,8 +3,8 @@
 //! of the held-back half passes at the extremes of the screen-to-ambient ratio (0.05, a bright
 //! office; 0.3, a dim room), no attack camera passes in either mode, and too little light
 //! ends in `retry` with the `more_screen_light` guidance, never in `fail`.
-//! `cargo test -p facegate-liveness-engine --release --test screen_light -- --ignored --nocapture`
-//! prints the calibration half (where the cut-offs were set) and every ratio.
+//! `cargo run -p facegate-liveness-engine --release --example screen_light_calibration` prints
+//! the calibration half (where the cut-offs were set) and the held-back half at every ratio.
 //!
 //! The sessions and what every run is held to are `sessions.rs`; this file holds the tests.
 
@@ -130,16 +130,6 @@ fn too_little_light_ends_in_retry_with_new_guidance_never_fail_or_pass() {
             "{}",
             run.name
         );
-    }
-}
-
-#[test]
-#[ignore = "prints the calibration half and the held-back half at every ratio (minutes)"]
-fn calibration() {
-    let ratios = [0.02, 0.05, 0.1, 0.2, 0.3];
-    for half in [Half::Calibration, Half::HeldBack] {
-        println!("== {half:?}");
-        print_runs(&evaluate(half, &ratios, &[0.05, 0.3], SessionMode::Passive));
     }
 }
 

@@ -1,7 +1,10 @@
 //! The sessions of the screen-light evaluation: the attack cameras by name, one lit session
 //! of a case, the job list of a half at given ratios, its printout, and the outcomes every
 //! run of it is held to (no live `fail`, no attack `pass`, each attack refused for one of its
-//! expected reasons).
+//! expected reasons). Shared by the tests and `examples/screen_light_calibration.rs`, each of
+//! which uses part of it.
+
+#![allow(dead_code)]
 
 use std::collections::BTreeMap;
 

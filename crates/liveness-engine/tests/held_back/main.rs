@@ -2,167 +2,27 @@
 //! `common/eval_set.rs`, split by source, reported and asserted on its held-back half in
 //! passive and active mode, with the screen's light check on and its light rendered by the
 //! test camera (`common/lit.rs`, issue 29: simulated light on real footage). The asserted rates are the measured ones (docs/accuracy.md).
-//! `cargo test -p facegate-liveness-engine --test held_back -- --ignored calibration` prints
+//! `cargo run -p facegate-liveness-engine --release --example held_back_calibration` prints
 //! the calibration half, on which the cut-offs were set.
+//!
+//! The passive sweep's sessions and table are `sweep.rs`; this file holds the tests.
 
+#[path = "../common/mod.rs"]
 mod common;
-
-use std::collections::BTreeMap;
+mod sweep;
 
 use domain::Verdict;
-use facegate_liveness_engine::challenge::{draw_challenges, draw_challenges_from};
-use facegate_liveness_engine::{
-    ChallengeKind, Evidence, LivenessConfig, LivenessSession, SessionMode, VerdictReport,
-};
+use facegate_liveness_engine::challenge::draw_challenges_from;
+use facegate_liveness_engine::{ChallengeKind, LivenessConfig, LivenessSession, SessionMode};
 use liveness_rig::light_camera::Scene;
-use liveness_rig::replay::{self, LabelFile, ReplayOutcome, SegmentLabels, replay_scripted};
+use liveness_rig::replay::{LabelFile, ReplayOutcome, SegmentLabels, replay_scripted};
+use rand::Rng;
 
 use common::eval_attacks::attack_cases;
 use common::eval_frames::case_rng;
 use common::eval_set::{Case, Half, Split, Truth, live_cases};
 use common::{FPS, engine, first_of_each, in_parallel, lit, video};
-use rand::Rng;
-
-struct Run {
-    case: Case,
-    mode: SessionMode,
-    /// The screen-to-ambient ratio the light was rendered at.
-    ratio: f32,
-    report: VerdictReport,
-}
-
-/// One session of `case`, with the screen's light rendered by the test camera: a live face
-/// for live footage at each ratio in turn, the attack's own answer for attacks.
-fn run(case: &Case, mode: SessionMode, index: usize) -> Run {
-    // each session draws its own challenge plan and light sequence
-    let plan = draw_challenges(&mut case_rng(&format!("plan {}", case.name)), 3, 4);
-    let seed: u64 = case_rng(&format!("light {} {index}", case.name)).random();
-    let mut session =
-        LivenessSession::with_challenges(engine(), LivenessConfig::default(), mode, plan)
-            .expect("session")
-            .with_light(lit::sequence(seed));
-    let ratio = lit::ratio_for(index);
-    let mut camera = lit::camera_for(&session, lit::scene_for(case.class), ratio, seed);
-    let (report, _) =
-        replay::play_through(&mut session, case.frames(), case.fps, Some(&mut camera));
-    Run {
-        case: case.clone(),
-        mode,
-        ratio,
-        report,
-    }
-}
-
-/// What stopped a session that did not pass: the layers with attack evidence, else the
-/// layers in doubt, else the layers without evidence.
-fn stopped_by(report: &VerdictReport) -> String {
-    let named = |pick: &dyn Fn(&facegate_liveness_engine::LayerScore) -> bool| {
-        report
-            .layers
-            .iter()
-            .filter(|l| pick(l))
-            .map(|l| format!("{:?}", l.layer))
-            .collect::<Vec<_>>()
-            .join("+")
-    };
-    let attack = named(&|l| l.evidence == Evidence::Attack);
-    if !attack.is_empty() {
-        return format!("attack: {attack}");
-    }
-    let doubt = named(&|l| l.evidence == Evidence::Measured && l.score < 0.35);
-    if !doubt.is_empty() {
-        return format!("doubt: {doubt}");
-    }
-    let none = named(&|l| l.evidence == Evidence::None);
-    if !none.is_empty() {
-        return format!("no evidence: {none}");
-    }
-    format!("low confidence ({:?})", report.end_reason)
-}
-
-#[derive(Debug, Default)]
-struct ClassRow {
-    sessions: usize,
-    pass: usize,
-    retry: usize,
-    fail: usize,
-    stopped: BTreeMap<String, usize>,
-}
-
-fn table(runs: &[Run]) -> BTreeMap<(String, &'static str), ClassRow> {
-    let mut rows: BTreeMap<(String, &'static str), ClassRow> = BTreeMap::new();
-    for r in runs {
-        println!(
-            "{:?} {} {} {:?} {:.3} {}",
-            r.mode,
-            r.case.class,
-            r.case.name,
-            r.report.verdict,
-            r.report.confidence,
-            serde_json::to_string(&r.report.layers).unwrap_or_default()
-        );
-        let row = rows
-            .entry((format!("{:?}", r.mode), r.case.class))
-            .or_default();
-        row.sessions += 1;
-        match r.report.verdict {
-            Verdict::Pass => row.pass += 1,
-            Verdict::Retry => row.retry += 1,
-            Verdict::Fail => row.fail += 1,
-        }
-        if r.report.verdict != Verdict::Pass {
-            *row.stopped.entry(stopped_by(&r.report)).or_default() += 1;
-        }
-    }
-    println!("| mode | class | sessions | pass | retry | fail | stopped by |");
-    println!("|---|---|---|---|---|---|---|");
-    for ((mode, class), row) in &rows {
-        let stopped: Vec<String> = row
-            .stopped
-            .iter()
-            .map(|(k, n)| format!("{k} ×{n}"))
-            .collect();
-        println!(
-            "| {mode} | {class} | {} | {} | {} | {} | {} |",
-            row.sessions,
-            row.pass,
-            row.retry,
-            row.fail,
-            stopped.join(", ")
-        );
-    }
-    rows
-}
-
-/// Every case of `half` in passive mode, and the attacks (a few per class) in active mode,
-/// each with its index in the sweep (which picks its light's ratio, `lit::ratio_for`).
-fn jobs(half: Half) -> Vec<(usize, Case, SessionMode)> {
-    let split = Split::standard();
-    let mut jobs: Vec<(Case, SessionMode)> = Vec::new();
-    for case in live_cases(&split, half)
-        .into_iter()
-        .chain(attack_cases(&split, half, false))
-    {
-        assert_eq!(split.half_of_case(&case), Ok(half), "{}", case.name);
-        jobs.push((case, SessionMode::Passive));
-    }
-    let mut per_class: BTreeMap<&str, usize> = BTreeMap::new();
-    for case in attack_cases(&split, half, true) {
-        let taken = per_class.entry(case.class).or_default();
-        if *taken < 2 {
-            *taken += 1;
-            jobs.push((case, SessionMode::Active));
-        }
-    }
-    jobs.into_iter()
-        .enumerate()
-        .map(|(index, (case, mode))| (index, case, mode))
-        .collect()
-}
-
-fn evaluate(jobs: &[(usize, Case, SessionMode)]) -> Vec<Run> {
-    in_parallel(jobs, |(index, case, mode)| run(case, *mode, *index))
-}
+use sweep::{Run, evaluate, jobs, table};
 
 /// The attack classes the CI sample runs in active mode (an active attack session is the
 /// longest, 450 frames): a print, a replay and a face swap.
@@ -193,7 +53,7 @@ fn sample(jobs: Vec<(usize, Case, SessionMode)>) -> Vec<(usize, Case, SessionMod
 fn active_live(half: Half, sample: bool) -> Vec<ReplayOutcome> {
     let split = Split::standard();
     let labels =
-        LabelFile::parse(include_str!("data/video_segments.toml")).expect("label file parses");
+        LabelFile::parse(include_str!("../data/video_segments.toml")).expect("label file parses");
     let mut plans = Vec::new();
     for labelled in &labels.video {
         if split.half_of(&format!("video/{}", labelled.video)) != Some(half) {
@@ -221,14 +81,14 @@ fn active_live(half: Half, sample: bool) -> Vec<ReplayOutcome> {
         .collect();
     in_parallel(&indexed, |(index, (labelled, plan))| {
         let seed: u64 = case_rng(&format!("active light {} {index}", labelled.video)).random();
-        let mut session = LivenessSession::with_challenges(
+        let mut session = LivenessSession::replaying(
             engine(),
             LivenessConfig::default(),
             SessionMode::Active,
             plan.clone(),
+            lit::sequence(seed),
         )
-        .expect("session")
-        .with_light(lit::sequence(seed));
+        .expect("session");
         let mut camera = lit::camera_for(&session, Scene::LiveFace, lit::ratio_for(*index), seed);
         let mut outcome = replay_scripted(
             &mut session,
@@ -405,10 +265,3 @@ const CLEAR_CAMERA_CLASSES: [&str; 4] = [
     "live near-still",
     "live hand-held camera",
 ];
-
-#[test]
-#[ignore = "prints the calibration half (about 6 minutes); run it when changing a cut-off"]
-fn calibration() {
-    let runs = evaluate(&jobs(Half::Calibration));
-    table(&runs);
-}
