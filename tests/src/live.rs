@@ -41,6 +41,9 @@ impl StreamOutcome {
     }
 }
 
+/// A client's session socket.
+pub type Socket = WebSocket<MaybeTlsStream<TcpStream>>;
+
 /// Opens `ws://…/ws/{id}?token=`, with the test process's face engine loaded first.
 pub fn open(base_url: &str, session_id: &str, token: &str) -> WebSocket<MaybeTlsStream<TcpStream>> {
     open_reporting_replica(base_url, session_id, token).0

@@ -4,6 +4,7 @@
 //! draws the challenges from a known seed (`sessions.rng_seed`, tests only), so the test runs
 //! one known session: seed 6 asks turn left, turn right, smile, which the footage holds.
 
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use facegate_blackbox_tests::live::{self, labelled_frames, video_frames};
@@ -14,9 +15,7 @@ use serde_json::json;
 fn an_active_session_answered_from_labelled_segments_passes() {
     // talking-woman holds smile and both turns (not a blink)
     let video = "talking-woman";
-    let labels = labelled_frames(video);
-    let frames = video_frames(video, 15, 0.0, 40.0);
-    let neutral = labels["neutral"].clone();
+    let mut person = LabelledPerson::new(video);
     // the challenge flow alone: the light check is off here (its own black-box test is
     // screen_light_sessions.rs)
     let server = start_server(&[
@@ -31,61 +30,9 @@ fn an_active_session_answered_from_labelled_segments_passes() {
         created["token"].as_str().expect("token").to_owned(),
     );
     let mut socket = live::open(&server.base_url, &id, &token);
-    let (mut queue, mut cursor, mut served, mut sent) = (
-        Vec::<usize>::new(),
-        0usize,
-        std::collections::HashSet::new(),
-        0u64,
-    );
-    // the challenge's answer, repeated until the next challenge as a person repeats a turn
-    // that was not recognised: a loaded server may analyse none of one pass's peak frames
-    let mut answer = Vec::<usize>::new();
-    let outcome =
-        live::stream_scripted(
-            &mut socket,
-            15,
-            Duration::from_secs(60),
-            |event| match event {
-                live::ScriptEvent::FrameDue => {
-                    if queue.is_empty() {
-                        queue.clone_from(&answer);
-                    }
-                    let index = if queue.is_empty() {
-                        cursor += 1;
-                        neutral[cursor % neutral.len()]
-                    } else {
-                        queue.remove(0)
-                    };
-                    let index = index.min(frames.len() - 1);
-                    sent += 1;
-                    let bytes = if served.insert(index) {
-                        frames[index].clone()
-                    } else {
-                        live::with_sensor_noise(&frames[index], sent)
-                    };
-                    live::ScriptAction::Send(bytes)
-                }
-                live::ScriptEvent::Message(m) if m["type"] == "challenge" => {
-                    let kind = m["data"]["type"].as_str().unwrap_or_default();
-                    match labels.get(kind) {
-                        Some(segment) => {
-                            answer = neutral.iter().take(3).copied().collect();
-                            answer.extend(segment);
-                            queue.clone_from(&answer);
-                            live::ScriptAction::Continue
-                        }
-                        None => {
-                            panic!("seed {SEED} asked for `{kind}`, which the footage lacks")
-                        }
-                    }
-                }
-                live::ScriptEvent::Message(m) if m["type"] == "challenge_result" => {
-                    answer.clear();
-                    live::ScriptAction::Continue
-                }
-                live::ScriptEvent::Message(_) => live::ScriptAction::Continue,
-            },
-        );
+    let outcome = live::stream_scripted(&mut socket, 15, Duration::from_secs(60), |event| {
+        person.respond(event)
+    });
     live::assert_no_engine_internals(&outcome.messages);
     let verdict = outcome
         .verdict()
@@ -109,6 +56,80 @@ fn an_active_session_answered_from_labelled_segments_passes() {
     );
     assert_eq!(verdict["verdict"], "pass", "{verdict}, results {results:?}");
     assert!(results.iter().all(|p| p == &json!(true)), "{results:?}");
+}
+
+/// A scripted client playing a labelled video as a person would: the neutral segment in a
+/// loop, and on each challenge three frames of rest and then the challenge's segment, repeated
+/// until its result, as a person repeats a turn that was not recognised (a loaded server may
+/// analyse none of one pass's peak frames). A frame sent again carries new sensor noise.
+struct LabelledPerson {
+    labels: HashMap<String, Vec<usize>>,
+    frames: Vec<Vec<u8>>,
+    neutral: Vec<usize>,
+    /// The frames still to send of the current answer.
+    queue: Vec<usize>,
+    /// The current challenge's answer (empty between challenges).
+    answer: Vec<usize>,
+    cursor: usize,
+    served: HashSet<usize>,
+    sent: u64,
+}
+
+impl LabelledPerson {
+    fn new(video: &str) -> Self {
+        let labels = labelled_frames(video);
+        let neutral = labels["neutral"].clone();
+        Self {
+            frames: video_frames(video, 15, 0.0, 40.0),
+            labels,
+            neutral,
+            queue: Vec::new(),
+            answer: Vec::new(),
+            cursor: 0,
+            served: HashSet::new(),
+            sent: 0,
+        }
+    }
+
+    fn respond(&mut self, event: live::ScriptEvent<'_>) -> live::ScriptAction {
+        match event {
+            live::ScriptEvent::FrameDue => live::ScriptAction::Send(self.next_frame()),
+            live::ScriptEvent::Message(m) if m["type"] == "challenge" => {
+                let kind = m["data"]["type"].as_str().unwrap_or_default();
+                let Some(segment) = self.labels.get(kind) else {
+                    panic!("seed {SEED} asked for `{kind}`, which the footage lacks")
+                };
+                self.answer = self.neutral.iter().take(3).copied().collect();
+                self.answer.extend(segment);
+                self.queue.clone_from(&self.answer);
+                live::ScriptAction::Continue
+            }
+            live::ScriptEvent::Message(m) if m["type"] == "challenge_result" => {
+                self.answer.clear();
+                live::ScriptAction::Continue
+            }
+            live::ScriptEvent::Message(_) => live::ScriptAction::Continue,
+        }
+    }
+
+    fn next_frame(&mut self) -> Vec<u8> {
+        if self.queue.is_empty() {
+            self.queue.clone_from(&self.answer);
+        }
+        let index = if self.queue.is_empty() {
+            self.cursor += 1;
+            self.neutral[self.cursor % self.neutral.len()]
+        } else {
+            self.queue.remove(0)
+        };
+        let index = index.min(self.frames.len() - 1);
+        self.sent += 1;
+        if self.served.insert(index) {
+            self.frames[index].clone()
+        } else {
+            live::with_sensor_noise(&self.frames[index], self.sent)
+        }
+    }
 }
 
 /// The server's challenge seed: the plan turn left, turn right, smile.

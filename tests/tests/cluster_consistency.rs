@@ -39,15 +39,25 @@ fn a_session_and_the_faces_are_the_same_on_every_replica() {
     let cluster = Cluster::up(3, &[]);
     let [r0, r1, r2] = [0, 1, 2].map(|i| cluster.replica_urls[i].clone());
     let key = cluster.create_key("bank");
-
-    // created on replica 1, streamed on replica 2, read on replica 3
-    let created = create_managed_session_at(&r0, &key, json!({"mode": "passive"}));
-    let (id, token) = id_and_token(&created);
     let frames = video_frames("webcam-man-1", 15, 0.0, 12.0);
+    a_session_created_streamed_and_read_on_three_replicas_passes(&cluster, &key, &frames);
+    a_session_through_the_balancer_reads_alike_everywhere(&cluster, &key, &frames);
+    a_face_indexed_or_deleted_on_one_replica_is_seen_at_once_on_the_others(&key, [&r0, &r1, &r2]);
+}
+
+/// Created on replica 1, streamed on replica 2, read (result and portrait) on replica 3.
+fn a_session_created_streamed_and_read_on_three_replicas_passes(
+    cluster: &Cluster,
+    key: &str,
+    frames: &[Vec<u8>],
+) {
+    let [r0, r1, r2] = [0, 1, 2].map(|i| cluster.replica_urls[i].clone());
+    let created = create_managed_session_at(&r0, key, json!({"mode": "passive"}));
+    let (id, token) = id_and_token(&created);
     let mut socket = live::open(&r1, &id, &token);
     let outcome = live::stream_lit(
         &mut socket,
-        &frames,
+        frames,
         15,
         Duration::from_secs(40),
         &mut live::live_camera(0.2, 1),
@@ -72,15 +82,21 @@ fn a_session_and_the_faces_are_the_same_on_every_replica() {
     );
     let (status, jpeg) = get_bytes(&format!("{r2}/api/v1/session/{id}/photo?token={token}"));
     assert_eq!((status, jpeg.len() > 1000), (200, true));
+}
 
-    // the same through the balancer, which spreads the calls over the replicas
+/// The same through the balancer, which spreads the calls over the replicas.
+fn a_session_through_the_balancer_reads_alike_everywhere(
+    cluster: &Cluster,
+    key: &str,
+    frames: &[Vec<u8>],
+) {
     let lb = cluster.lb_url.clone();
-    let created = create_managed_session_at(&lb, &key, json!({"mode": "passive"}));
+    let created = create_managed_session_at(&lb, key, json!({"mode": "passive"}));
     let (id, token) = id_and_token(&created);
     let mut socket = live::open(&lb, &id, &token);
     let outcome = live::stream_lit(
         &mut socket,
-        &frames,
+        frames,
         15,
         Duration::from_secs(40),
         &mut live::live_camera(0.2, 2),
@@ -98,32 +114,37 @@ fn a_session_and_the_faces_are_the_same_on_every_replica() {
         );
         assert_eq!(result.body["verdict"], "pass", "{}", result.body);
     }
+}
 
-    // a face indexed on one replica is found by the next search on another, at once
+/// A face indexed on one replica is found by the next search on another, at once; deleted on
+/// a third, it is gone from the next search on the others.
+fn a_face_indexed_or_deleted_on_one_replica_is_seen_at_once_on_the_others(
+    key: &str,
+    [r0, r1, r2]: [&str; 3],
+) {
     let (ct, body) = json_body(json!({"external_id": "customers"}));
     let made = send(
         "POST",
         &format!("{r0}/api/v2/collections"),
-        Some(&key),
+        Some(key),
         ct,
         body,
     );
     assert_eq!(made.status, 201, "{:?}", made.body);
-    let penny = index(&r0, &key, "identities/tv-cast/penny/penny1.png", "penny");
-    index(&r2, &key, "identities/tv-cast/raj/raj1.png", "raj");
+    let penny = index(r0, key, "identities/tv-cast/penny/penny1.png", "penny");
+    index(r2, key, "identities/tv-cast/raj/raj1.png", "raj");
     assert_eq!(
-        search_names(&r1, &key, "identities/tv-cast/penny/penny3.png"),
+        search_names(r1, key, "identities/tv-cast/penny/penny3.png"),
         ["penny"]
     );
     assert_eq!(
-        search_names(&r0, &key, "identities/tv-cast/raj/raj2.png"),
+        search_names(r0, key, "identities/tv-cast/raj/raj2.png"),
         ["raj"]
     );
-    // deleted on a third replica: gone from the next search on the others
     let deleted = send(
         "DELETE",
         &format!("{r2}/api/v2/collections/customers/faces/{penny}"),
-        Some(&key),
+        Some(key),
         None,
         Vec::new(),
     );
@@ -133,9 +154,9 @@ fn a_session_and_the_faces_are_the_same_on_every_replica() {
         deleted.status,
         deleted.body
     );
-    for replica in [&r0, &r1] {
+    for replica in [r0, r1] {
         assert!(
-            search_names(replica, &key, "identities/tv-cast/penny/penny3.png").is_empty(),
+            search_names(replica, key, "identities/tv-cast/penny/penny3.png").is_empty(),
             "a deleted face is still found on {replica}"
         );
     }
@@ -167,15 +188,31 @@ fn limits_and_attempt_counts_hold_for_the_whole_deployment() {
     );
     let replicas = cluster.replica_urls.clone();
     let key = cluster.create_key("bank");
+    the_per_minute_limit_counts_every_replica(&replicas, &key);
+    direct_session_attempts_count_every_replica(&replicas);
+    a_lockout_on_one_replica_holds_on_all_but_spares_probes(&replicas);
+    // a valid key (a second one: the first is over its per-minute limit by now) is served
+    let fresh_key = cluster.create_key("shop");
+    let reply = get(
+        &format!("{}/api/v2/collections", cluster.lb_url),
+        Some(&fresh_key),
+    );
+    assert_eq!(
+        reply.status, 200,
+        "a valid key through the balancer: {:?}",
+        reply.body
+    );
+}
 
-    // 45 requests spread over three replicas: 30 pass, the rest get 429 (not 90 allowed)
+/// 45 requests spread over three replicas: 30 pass, the rest get 429 (not 90 allowed).
+fn the_per_minute_limit_counts_every_replica(replicas: &[String], key: &str) {
     start_of_a_fresh_window(20);
     let mut passed = 0;
     let mut limited = 0;
     for n in 0..45 {
         let reply = get(
             &format!("{}/api/v2/collections", replicas[n % 3]),
-            Some(&key),
+            Some(key),
         );
         match (reply.status, reply.code()) {
             (200, _) => passed += 1,
@@ -185,8 +222,10 @@ fn limits_and_attempt_counts_hold_for_the_whole_deployment() {
     }
     println!("per-minute limit 30 over 3 replicas: {passed} passed, {limited} limited");
     assert_eq!((passed, limited), (30, 15));
+}
 
-    // direct sessions: 6 concurrent creations from one address over three replicas, 3 allowed
+/// Direct sessions: 6 concurrent creations from one address over three replicas, 3 allowed.
+fn direct_session_attempts_count_every_replica(replicas: &[String]) {
     let created: Vec<u16> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..6)
             .map(|n| {
@@ -206,10 +245,12 @@ fn limits_and_attempt_counts_hold_for_the_whole_deployment() {
     let refused = created.iter().filter(|s| **s == 429).count();
     println!("direct-session attempts, max 3, 6 at once over 3 replicas: {created:?}");
     assert_eq!((allowed, refused), (3, 3), "{created:?}");
+}
 
-    // failed credentials: 12 wrong keys spread over the replicas lock the address out of all
-    // of them for guessing, but not for its probes, its metrics or its valid keys (HAProxy's
-    // health checks come from this very address)
+/// Failed credentials: 12 wrong keys spread over the replicas lock the address out of all of
+/// them for guessing, but not for its probes or its metrics (HAProxy's health checks come from
+/// this very address).
+fn a_lockout_on_one_replica_holds_on_all_but_spares_probes(replicas: &[String]) {
     start_of_a_fresh_window(20);
     for n in 0..12 {
         let reply = get(
@@ -218,7 +259,7 @@ fn limits_and_attempt_counts_hold_for_the_whole_deployment() {
         );
         assert_eq!(reply.status, 401, "{n}: {:?}", reply.body);
     }
-    for replica in &replicas {
+    for replica in replicas {
         let reply = get(
             &format!("{replica}/api/v2/collections"),
             Some("fg_0000000000000000_wrong"),
@@ -236,17 +277,6 @@ fn limits_and_attempt_counts_hold_for_the_whole_deployment() {
             );
         }
     }
-    // a valid key (a second one: the first is over its per-minute limit by now) is served
-    let fresh_key = cluster.create_key("shop");
-    let reply = get(
-        &format!("{}/api/v2/collections", cluster.lb_url),
-        Some(&fresh_key),
-    );
-    assert_eq!(
-        reply.status, 200,
-        "a valid key through the balancer: {:?}",
-        reply.body
-    );
 }
 
 #[test]
@@ -311,7 +341,26 @@ fn a_webhook_whose_replica_is_killed_mid_delivery_arrives_with_one_webhook_id() 
     let killed_at = Instant::now();
     println!("killed replica {} mid-delivery", killed + 1);
 
-    // another replica claims it once the lease runs out and sends it with the same id
+    another_replica_redelivers_it_with_the_same_id(&receiver, &secret, killed_at);
+    let deliveries = get(
+        &format!("{lb}/api/v1/session/{id}/webhook-deliveries"),
+        Some(&key),
+    );
+    let delivery = &deliveries.body["deliveries"][0];
+    assert_eq!(delivery["status"], "delivered", "{}", deliveries.body);
+    // `delivered` is final: no replica claims the delivery again, so the receiver's count
+    // now is its count for ever (the killed sender can send nothing more)
+    assert_eq!(receiver.received().len(), 2, "delivered, then never again");
+    drop(token);
+}
+
+/// Another replica claims the delivery once the killed sender's lease runs out and sends the
+/// same event with the same webhook id, signed.
+fn another_replica_redelivers_it_with_the_same_id(
+    receiver: &HttpsReceiver,
+    secret: &str,
+    killed_at: Instant,
+) {
     let got = receiver.wait_for(2, Duration::from_secs(60));
     assert_eq!(got.len(), 2, "redelivered after the sender died");
     println!(
@@ -324,22 +373,12 @@ fn a_webhook_whose_replica_is_killed_mid_delivery_arrives_with_one_webhook_id() 
         .parse()
         .expect("timestamp");
     assert!(webhooks::signing::verify(
-        &secret,
+        secret,
         &got[1].headers["webhook-id"],
         timestamp,
         &got[1].body,
         &got[1].headers["webhook-signature"]
     ));
-    let deliveries = get(
-        &format!("{lb}/api/v1/session/{id}/webhook-deliveries"),
-        Some(&key),
-    );
-    let delivery = &deliveries.body["deliveries"][0];
-    assert_eq!(delivery["status"], "delivered", "{}", deliveries.body);
-    // `delivered` is final: no replica claims the delivery again, so the receiver's count
-    // now is its count for ever (the killed sender can send nothing more)
-    assert_eq!(receiver.received().len(), 2, "delivered, then never again");
-    drop(token);
 }
 
 /// The process id of the `facegate` whose connection to `port` is open (read with `ss`).

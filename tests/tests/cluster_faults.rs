@@ -105,44 +105,10 @@ fn sigkill_of_a_replica_under_load_loses_nothing_committed() {
         killed_at.as_secs_f64()
     );
 
-    // the session's socket ends promptly (the client sees it and can retry)
-    let ended = Instant::now();
-    let cut = live::stream(&mut socket, &frames[30..], 15, Duration::from_secs(20));
-    let ended = ended.elapsed();
-    assert!(cut.verdict().is_none());
-    assert!(
-        ended < Duration::from_secs(15),
-        "the socket of a killed replica must end, not hang ({ended:?})"
-    );
+    the_socket_of_a_killed_replica_ends_promptly(&mut socket, &frames);
+    let outcome = resume_on_a_surviving_replica(&lb, (&id, &token), &replica, &frames);
     println!(
-        "the session's socket ended {:.2} s after the kill (close code {:?})",
-        ended.as_secs_f64(),
-        cut.close_code
-    );
-    // the client retries through the balancer: a surviving replica resumes the session once
-    // the dead replica's stream lease has run out (4029 session_busy until then)
-    let retried_at = Instant::now();
-    let mut busy_answers = 0;
-    let outcome = loop {
-        let (mut socket, resumed_on) = live::open_reporting_replica(&lb, &id, &token);
-        assert_ne!(resumed_on.as_deref(), Some(replica.as_str()));
-        let outcome = live::stream_lit(
-            &mut socket,
-            &frames,
-            15,
-            Duration::from_secs(40),
-            &mut live::live_camera(0.2, 701),
-        );
-        if outcome.close_code == Some(4029) && retried_at.elapsed() < Duration::from_secs(20) {
-            busy_answers += 1;
-            std::thread::sleep(Duration::from_secs(1));
-            continue;
-        }
-        break outcome;
-    };
-    println!(
-        "resumed on a surviving replica {:.1} s after the kill ({busy_answers} session_busy answers \
-         while the dead replica's lease ran out)",
+        "resumed on a surviving replica {:.1} s after the kill",
         (load.elapsed() - killed_at).as_secs_f64()
     );
     // the session's light sequence was shown on the first connection and is never drawn
@@ -162,11 +128,67 @@ fn sigkill_of_a_replica_under_load_loses_nothing_committed() {
 
     std::thread::sleep(Duration::from_secs(3));
     let outcomes = load.stop();
-    let counts = tally(&outcomes);
+    only_requests_in_flight_at_the_kill_failed(&outcomes, killed_at);
+    every_acknowledged_face_is_present(&lb, &key, &outcomes);
+    cluster.start(victim);
+    assert_no_panics(&cluster, 3);
+}
+
+/// The session's socket on a killed replica ends (the client sees it and can retry), never
+/// hangs.
+fn the_socket_of_a_killed_replica_ends_promptly(socket: &mut live::Socket, frames: &[Vec<u8>]) {
+    let ended = Instant::now();
+    let cut = live::stream(socket, &frames[30..], 15, Duration::from_secs(20));
+    let ended = ended.elapsed();
+    assert!(cut.verdict().is_none());
+    assert!(
+        ended < Duration::from_secs(15),
+        "the socket of a killed replica must end, not hang ({ended:?})"
+    );
+    println!(
+        "the session's socket ended {:.2} s after the kill (close code {:?})",
+        ended.as_secs_f64(),
+        cut.close_code
+    );
+}
+
+/// The client retries through the balancer: a surviving replica (never `killed`) resumes the
+/// session once the dead replica's stream lease has run out (4029 session_busy until then).
+fn resume_on_a_surviving_replica(
+    lb: &str,
+    (id, token): (&str, &str),
+    killed: &str,
+    frames: &[Vec<u8>],
+) -> live::StreamOutcome {
+    let retried_at = Instant::now();
+    let mut busy_answers = 0;
+    let outcome = loop {
+        let (mut socket, resumed_on) = live::open_reporting_replica(lb, id, token);
+        assert_ne!(resumed_on.as_deref(), Some(killed));
+        let outcome = live::stream_lit(
+            &mut socket,
+            frames,
+            15,
+            Duration::from_secs(40),
+            &mut live::live_camera(0.2, 701),
+        );
+        if outcome.close_code == Some(4029) && retried_at.elapsed() < Duration::from_secs(20) {
+            busy_answers += 1;
+            std::thread::sleep(Duration::from_secs(1));
+            continue;
+        }
+        break outcome;
+    };
+    println!("{busy_answers} session_busy answers while the dead replica's lease ran out");
+    outcome
+}
+
+/// A request the killed replica was serving may fail (HAProxy answers 502); everything started
+/// after failover succeeds.
+fn only_requests_in_flight_at_the_kill_failed(outcomes: &[Outcome], killed_at: Duration) {
+    let counts = tally(outcomes);
     println!("outcomes by (operation, status): {counts:?}");
     let failed: Vec<&Outcome> = outcomes.iter().filter(|o| !o.ok()).collect();
-    // a request the killed replica was serving may fail (HAProxy answers 502); everything
-    // started after failover succeeds
     let failover_done = killed_at + Duration::from_secs(2);
     assert!(
         failed.iter().all(|o| o.started < failover_done),
@@ -183,7 +205,10 @@ fn sigkill_of_a_replica_under_load_loses_nothing_committed() {
         outcomes.len(),
         failed.len()
     );
-    // nothing acknowledged is lost: every face answered 201 is there, read on any replica
+}
+
+/// Nothing acknowledged is lost: every face answered 201 is there, read on any replica.
+fn every_acknowledged_face_is_present(lb: &str, key: &str, outcomes: &[Outcome]) {
     let acked: Vec<String> = outcomes
         .iter()
         .filter(|o| o.op == "index" && o.status == 201)
@@ -194,15 +219,13 @@ fn sigkill_of_a_replica_under_load_loses_nothing_committed() {
         let (status, _, _, body) = try_send(
             "GET",
             &format!("{lb}/api/v2/collections/customers/faces/{face_id}"),
-            Some(&key),
+            Some(key),
             None,
             Vec::new(),
         );
         assert_eq!(status, 200, "acknowledged face {face_id} lost: {body}");
     }
     println!("{} acknowledged faces all present", acked.len());
-    cluster.start(victim);
-    assert_no_panics(&cluster, 3);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 mod common;
 
-use domain::ExternalId;
+use domain::{ExternalId, TenantId};
 use facegate_storage::search::FaceSearch;
 
 fn ext(value: &str) -> ExternalId {
@@ -27,60 +27,11 @@ fn hnsw_recall_at_10_is_at_least_0_99_and_deletes_apply_at_once() {
         return;
     }
     let tenant = db.store.create_tenant("t").expect("tenant").id;
-    db.store
-        .create_collection(tenant, &ext("big"), "")
-        .expect("collection");
-    db.store
-        .create_collection(tenant, &ext("other"), "")
-        .expect("collection");
     let search = FaceSearch::new(db.store.clone());
     let n = 3000;
-    for i in 0..n {
-        search
-            .index_face(
-                tenant,
-                &ext("big"),
-                &ext(&format!("u{i}")),
-                "m",
-                &common::unit(i, 512),
-                "{}",
-            )
-            .expect("index");
-    }
-    for i in 0..200 {
-        search
-            .index_face(
-                tenant,
-                &ext("other"),
-                &ext(&format!("o{i}")),
-                "m",
-                &common::unit(100_000 + i, 512),
-                "{}",
-            )
-            .expect("index");
-    }
-    let (mut found, mut wanted) = (0usize, 0usize);
-    for q in 0..50 {
-        // queries near stored faces, like a real re-identification
-        let mut query = common::unit(q * 37, 512);
-        let noise = common::unit(500_000 + q, 512);
-        query
-            .iter_mut()
-            .zip(&noise)
-            .for_each(|(a, b)| *a = 0.8 * *a + 0.6 * b);
-        let approx = search
-            .search(tenant, &ext("big"), &query, 10, -1.0)
-            .expect("pgvector search");
-        let exact = search
-            .search_exact(tenant, &ext("big"), &query, 10)
-            .expect("exact search");
-        wanted += exact.len();
-        found += exact
-            .iter()
-            .filter(|e| approx.iter().any(|a| a.face_id == e.face_id))
-            .count();
-    }
-    let recall = found as f64 / wanted as f64;
+    index_units(&search, tenant, "big", "u", 0, n);
+    index_units(&search, tenant, "other", "o", 100_000, 200);
+    let recall = recall_at_10(&search, tenant);
     println!(
         "pgvector recall@10 = {recall:.4} over 50 queries, {n} faces, ef_search {}",
         facegate_storage::pgvector::EF_SEARCH
@@ -110,4 +61,58 @@ fn hnsw_recall_at_10_is_at_least_0_99_and_deletes_apply_at_once() {
             .len()
             == 200
     );
+}
+
+/// A collection `name` holding `count` unit vectors (`common::unit(first + i)`), external ids
+/// `{prefix}{i}`.
+fn index_units(
+    search: &FaceSearch,
+    tenant: TenantId,
+    name: &str,
+    prefix: &str,
+    first: u64,
+    count: u64,
+) {
+    search
+        .store()
+        .create_collection(tenant, &ext(name), "")
+        .expect("collection");
+    for i in 0..count {
+        search
+            .index_face(
+                tenant,
+                &ext(name),
+                &ext(&format!("{prefix}{i}")),
+                "m",
+                &common::unit(first + i, 512),
+                "{}",
+            )
+            .expect("index");
+    }
+}
+
+/// The share of the exact top 10 that the HNSW search finds, over 50 queries near stored
+/// faces (like a real re-identification) in `big`.
+fn recall_at_10(search: &FaceSearch, tenant: TenantId) -> f64 {
+    let (mut found, mut wanted) = (0usize, 0usize);
+    for q in 0..50 {
+        let mut query = common::unit(q * 37, 512);
+        let noise = common::unit(500_000 + q, 512);
+        query
+            .iter_mut()
+            .zip(&noise)
+            .for_each(|(a, b)| *a = 0.8 * *a + 0.6 * b);
+        let approx = search
+            .search(tenant, &ext("big"), &query, 10, -1.0)
+            .expect("pgvector search");
+        let exact = search
+            .search_exact(tenant, &ext("big"), &query, 10)
+            .expect("exact search");
+        wanted += exact.len();
+        found += exact
+            .iter()
+            .filter(|e| approx.iter().any(|a| a.face_id == e.face_id))
+            .count();
+    }
+    found as f64 / wanted as f64
 }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use domain::ExternalId;
+use domain::{ExternalId, TenantId};
 use facegate_storage::search::FaceSearch;
 use facegate_storage::{ServerSecret, StorageError, Store, connection};
 
@@ -73,99 +73,118 @@ fn collections_are_unique_per_tenant_and_isolated() {
         let store = &db.store;
         let a = store.create_tenant("a").expect("tenant").id;
         let b = store.create_tenant("b").expect("tenant").id;
-        store
-            .create_collection(a, &ext("customers"), "first")
-            .expect("create");
-        assert!(
-            matches!(
-                store.create_collection(a, &ext("customers"), "again"),
-                Err(StorageError::Conflict { .. })
-            ),
-            "{backend}"
-        );
-        store
-            .create_collection(b, &ext("customers"), "b's own")
-            .expect("same id, other tenant");
-        assert_eq!(
-            store
-                .collection(b, &ext("customers"))
-                .expect("get")
-                .description,
-            "b's own"
-        );
-        assert!(matches!(
-            store.collection(a, &ext("missing")),
-            Err(StorageError::NotFound { .. })
-        ));
-        for i in 0..5 {
-            store
-                .create_collection(a, &ext(&format!("c{i}")), "")
-                .expect("create");
-        }
-        let first = store.list_collections(a, 4, None).expect("page 1");
-        assert_eq!(first.items.len(), 4);
-        let second = store
-            .list_collections(a, 4, first.next_token.as_deref())
-            .expect("page 2");
-        assert_eq!(second.items.len(), 2);
-        assert!(second.next_token.is_none());
-        assert!(
-            store.list_collections(b, 10, None).expect("b").items.len() == 1,
-            "{backend}: b sees only its own"
-        );
-
-        let (face, _) = store
-            .insert_face(
-                a,
-                &ext("customers"),
-                &ext("user-1"),
-                "m",
-                &common::unit(1, 8),
-                "{}",
-            )
-            .expect("face");
-        assert!(
-            matches!(
-                store.face(b, &ext("customers"), face.id),
-                Err(StorageError::NotFound { .. })
-            ),
-            "{backend}"
-        );
-        assert!(
-            matches!(
-                store.delete_face(b, &ext("customers"), face.id),
-                Err(StorageError::NotFound { .. })
-            ),
-            "{backend}"
-        );
-        assert!(
-            matches!(
-                store.delete_collection(b, &ext("c0")),
-                Err(StorageError::NotFound { .. })
-            ),
-            "{backend}"
-        );
-        let back = store.face(a, &ext("customers"), face.id).expect("own face");
-        assert_eq!(
-            back.embedding,
-            common::unit(1, 8),
-            "{backend}: embedding round-trips as LE f32"
-        );
-        assert_eq!(
-            store
-                .collection(a, &ext("customers"))
-                .expect("get")
-                .face_count,
-            Some(1)
-        );
-        store
-            .delete_collection(a, &ext("customers"))
-            .expect("delete");
-        assert!(matches!(
-            store.face(a, &ext("customers"), face.id),
-            Err(StorageError::NotFound { .. })
-        ));
+        ids_are_unique_per_tenant_and_lists_page(store, (a, b), backend);
+        a_face_is_its_tenants_alone_and_goes_with_its_collection(store, (a, b), backend);
     }
+}
+
+/// `customers` is refused a second time for tenant `a`, yet tenant `b` may have its own; a
+/// missing collection is `NotFound`; `a`'s six collections page by four; `b` sees only its own.
+fn ids_are_unique_per_tenant_and_lists_page(
+    store: &Store,
+    (a, b): (TenantId, TenantId),
+    backend: &str,
+) {
+    store
+        .create_collection(a, &ext("customers"), "first")
+        .expect("create");
+    assert!(
+        matches!(
+            store.create_collection(a, &ext("customers"), "again"),
+            Err(StorageError::Conflict { .. })
+        ),
+        "{backend}"
+    );
+    store
+        .create_collection(b, &ext("customers"), "b's own")
+        .expect("same id, other tenant");
+    assert_eq!(
+        store
+            .collection(b, &ext("customers"))
+            .expect("get")
+            .description,
+        "b's own"
+    );
+    assert!(matches!(
+        store.collection(a, &ext("missing")),
+        Err(StorageError::NotFound { .. })
+    ));
+    for i in 0..5 {
+        store
+            .create_collection(a, &ext(&format!("c{i}")), "")
+            .expect("create");
+    }
+    let first = store.list_collections(a, 4, None).expect("page 1");
+    assert_eq!(first.items.len(), 4);
+    let second = store
+        .list_collections(a, 4, first.next_token.as_deref())
+        .expect("page 2");
+    assert_eq!(second.items.len(), 2);
+    assert!(second.next_token.is_none());
+    assert!(
+        store.list_collections(b, 10, None).expect("b").items.len() == 1,
+        "{backend}: b sees only its own"
+    );
+}
+
+/// A face of `a`'s `customers` is neither read nor deleted by `b`, nor `a`'s collections
+/// deleted; its embedding round-trips; deleting the collection deletes it.
+fn a_face_is_its_tenants_alone_and_goes_with_its_collection(
+    store: &Store,
+    (a, b): (TenantId, TenantId),
+    backend: &str,
+) {
+    let (face, _) = store
+        .insert_face(
+            a,
+            &ext("customers"),
+            &ext("user-1"),
+            "m",
+            &common::unit(1, 8),
+            "{}",
+        )
+        .expect("face");
+    assert!(
+        matches!(
+            store.face(b, &ext("customers"), face.id),
+            Err(StorageError::NotFound { .. })
+        ),
+        "{backend}"
+    );
+    assert!(
+        matches!(
+            store.delete_face(b, &ext("customers"), face.id),
+            Err(StorageError::NotFound { .. })
+        ),
+        "{backend}"
+    );
+    assert!(
+        matches!(
+            store.delete_collection(b, &ext("c0")),
+            Err(StorageError::NotFound { .. })
+        ),
+        "{backend}"
+    );
+    let back = store.face(a, &ext("customers"), face.id).expect("own face");
+    assert_eq!(
+        back.embedding,
+        common::unit(1, 8),
+        "{backend}: embedding round-trips as LE f32"
+    );
+    assert_eq!(
+        store
+            .collection(a, &ext("customers"))
+            .expect("get")
+            .face_count,
+        Some(1)
+    );
+    store
+        .delete_collection(a, &ext("customers"))
+        .expect("delete");
+    assert!(matches!(
+        store.face(a, &ext("customers"), face.id),
+        Err(StorageError::NotFound { .. })
+    ));
 }
 
 #[test]
@@ -230,7 +249,7 @@ fn migrations_go_up_down_and_up_again() {
         let mut conn = db.store.connection().expect("conn");
         connection::revert_all_migrations(&mut conn).expect("down");
         // PostgreSQL has one more migration: the optional pgvector column and index
-        let expected = if backend == "postgres" { 7 } else { 6 };
+        let expected = if backend == "postgres" { 8 } else { 7 };
         let applied = connection::run_migrations(&mut conn).expect("up");
         assert_eq!(applied, expected, "{backend}");
         assert_eq!(connection::run_migrations(&mut conn).expect("noop"), 0);

@@ -83,79 +83,8 @@ fn the_list_pages_without_repeats_and_erasure_leaves_only_a_tombstone() {
             .map(|i| create(store, tenant, if i % 2 == 0 { "even" } else { "odd" }))
             .collect();
         create(store, other, "even");
-        let listed = all_pages(store, tenant, &SessionFilter::default(), 7);
-        assert_eq!(listed.len(), 25, "{backend}");
-        assert_eq!(
-            listed.iter().collect::<BTreeSet<_>>(),
-            ids.iter().collect::<BTreeSet<_>>(),
-            "{backend}: every session once"
-        );
-        let sessions: Vec<_> = listed
-            .iter()
-            .map(|id| store.session(*id).expect("session"))
-            .collect();
-        assert!(
-            sessions
-                .windows(2)
-                .all(|w| (w[0].created_at, w[0].id) > (w[1].created_at, w[1].id)),
-            "{backend}: newest first, ties by id"
-        );
-        let even = SessionFilter {
-            reference_id: Some("even".into()),
-            ..SessionFilter::default()
-        };
-        assert_eq!(all_pages(store, tenant, &even, 4).len(), 13, "{backend}");
-
-        let done = ids[3];
-        store.begin_session(done).expect("begin");
-        store
-            .complete_session(done, &outcome(), Some(&hook()))
-            .expect("complete");
-        let passed = SessionFilter {
-            status: Some(SessionStatus::Completed),
-            verdict: Some(Verdict::Pass),
-            ..SessionFilter::default()
-        };
-        assert_eq!(all_pages(store, tenant, &passed, 10), [done], "{backend}");
-        assert_eq!(
-            store
-                .webhook_deliveries_of_session(tenant, done)
-                .expect("deliveries")
-                .len(),
-            1
-        );
-
-        assert_eq!(
-            store.erase_session(other, done).expect("erase"),
-            Erasure::Unknown
-        );
-        assert_eq!(
-            store.erase_session(tenant, done).expect("erase"),
-            Erasure::Erased
-        );
-        assert_eq!(
-            store.erase_session(tenant, done).expect("erase"),
-            Erasure::AlreadyErased,
-            "{backend}"
-        );
-        assert_eq!(
-            store.erase_session(tenant, Uuid::new_v4()).expect("erase"),
-            Erasure::Unknown
-        );
-        assert!(!store.session_exists(done).expect("exists"), "{backend}");
-        assert!(store.session_audit_frames(done).expect("frames").is_empty());
-        assert!(
-            store
-                .webhook_deliveries_of_session(tenant, done)
-                .expect("deliveries")
-                .is_empty(),
-            "{backend}: the delivery and its attempts go with the session"
-        );
-        assert!(
-            all_pages(store, tenant, &passed, 10).is_empty(),
-            "{backend}"
-        );
-
+        the_list_pages_newest_first_without_repeats(store, tenant, &ids, backend);
+        a_completed_session_is_erased_with_its_delivery(store, (tenant, other), ids[3], backend);
         // a stream that finishes after the erasure stores nothing and queues no webhook
         let streaming = ids[5];
         store.begin_session(streaming).expect("begin");
@@ -176,6 +105,96 @@ fn the_list_pages_without_repeats_and_erasure_leaves_only_a_tombstone() {
             23
         );
     }
+}
+
+/// The tenant's `ids` (and not the other tenant's session) are listed once each, newest first
+/// with ties broken by id, and a filter on the reference keeps its 13.
+fn the_list_pages_newest_first_without_repeats(
+    store: &Store,
+    tenant: TenantId,
+    ids: &[Uuid],
+    backend: &str,
+) {
+    let listed = all_pages(store, tenant, &SessionFilter::default(), 7);
+    assert_eq!(listed.len(), 25, "{backend}");
+    assert_eq!(
+        listed.iter().collect::<BTreeSet<_>>(),
+        ids.iter().collect::<BTreeSet<_>>(),
+        "{backend}: every session once"
+    );
+    let sessions: Vec<_> = listed
+        .iter()
+        .map(|id| store.session(*id).expect("session"))
+        .collect();
+    assert!(
+        sessions
+            .windows(2)
+            .all(|w| (w[0].created_at, w[0].id) > (w[1].created_at, w[1].id)),
+        "{backend}: newest first, ties by id"
+    );
+    let even = SessionFilter {
+        reference_id: Some("even".into()),
+        ..SessionFilter::default()
+    };
+    assert_eq!(all_pages(store, tenant, &even, 4).len(), 13, "{backend}");
+}
+
+/// `done`, completed with a pass and a webhook, is found by the status and verdict filters;
+/// the other tenant cannot erase it; erased, it answers as already erased the second time, and
+/// its audit frames and webhook delivery are gone with it.
+fn a_completed_session_is_erased_with_its_delivery(
+    store: &Store,
+    (tenant, other): (TenantId, TenantId),
+    done: Uuid,
+    backend: &str,
+) {
+    store.begin_session(done).expect("begin");
+    store
+        .complete_session(done, &outcome(), Some(&hook()))
+        .expect("complete");
+    let passed = SessionFilter {
+        status: Some(SessionStatus::Completed),
+        verdict: Some(Verdict::Pass),
+        ..SessionFilter::default()
+    };
+    assert_eq!(all_pages(store, tenant, &passed, 10), [done], "{backend}");
+    assert_eq!(
+        store
+            .webhook_deliveries_of_session(tenant, done)
+            .expect("deliveries")
+            .len(),
+        1
+    );
+    assert_eq!(
+        store.erase_session(other, done).expect("erase"),
+        Erasure::Unknown
+    );
+    assert_eq!(
+        store.erase_session(tenant, done).expect("erase"),
+        Erasure::Erased
+    );
+    assert_eq!(
+        store.erase_session(tenant, done).expect("erase"),
+        Erasure::AlreadyErased,
+        "{backend}"
+    );
+    assert_eq!(
+        store.erase_session(tenant, Uuid::new_v4()).expect("erase"),
+        Erasure::Unknown
+    );
+    assert!(!store.session_exists(done).expect("exists"), "{backend}");
+    assert!(store.session_audit_frames(done).expect("frames").is_empty());
+    assert!(
+        store
+            .webhook_deliveries_of_session(tenant, done)
+            .expect("deliveries")
+            .is_empty(),
+        "{backend}: the delivery and its attempts go with the session"
+    );
+    assert!(
+        all_pages(store, tenant, &passed, 10).is_empty(),
+        "{backend}"
+    );
 }
 
 #[test]

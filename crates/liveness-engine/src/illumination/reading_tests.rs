@@ -67,6 +67,15 @@ fn a_near_curved_face_follows_and_flat_or_uniform_answers_are_attacks() {
         replayed.describe()
     );
     assert_eq!(read(&[], &sequence).finding, LightFinding::TooFewFrames);
+}
+
+/// Another session's sequence is attack evidence only when the light's timing can be trusted:
+/// timed by arrival, or read on a sparse or backlogged stream, it is no evidence (a `retry`),
+/// while a live face read the same way still follows.
+#[test]
+fn another_sequence_read_late_or_under_load_is_no_evidence() {
+    let sequence = Illumination::draw(&mut rand::rngs::StdRng::seed_from_u64(3));
+    let other = Illumination::draw(&mut rand::rngs::StdRng::seed_from_u64(4));
     // the same answer on frames without capture times (timed by arrival, so the light may
     // have come later than the delay search reaches): no evidence, a retry
     let arrival_timed: Vec<_> = samples(&other, 0.6, 0.3, 0.05)
