@@ -231,7 +231,7 @@ fn keys_create_list_revoke_and_migrate() {
         );
         String::from_utf8_lossy(&output.stdout).into_owned()
     };
-    assert!(run(&["migrate"]).contains("applied 6 migration"));
+    assert!(run(&["migrate"]).contains("applied 7 migration"));
     assert!(run(&["migrate"]).contains("applied 0 migration"));
     let created = run(&["keys", "create", "--tenant", "acme"]);
     let key = created
