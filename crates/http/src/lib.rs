@@ -17,8 +17,8 @@ pub mod upload;
 pub use factory::{AppStateBuilder, DEFAULT_FAILED_CREDENTIALS_PER_MINUTE, app, starting_app};
 pub(crate) use middleware::{auth, ops_metrics};
 pub use middleware::{deadline, guessing, observability, ratelimit};
+pub(crate) use routes::collections;
 pub(crate) use routes::sessions as session_routes;
-pub(crate) use routes::{collections, faces, search};
 pub use routes::{health, ui};
 
 use std::sync::Arc;

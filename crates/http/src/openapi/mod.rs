@@ -1,7 +1,8 @@
 //! The OpenAPI 3.1 document served at `GET /api/openapi.json`. It is assembled from the
-//! `#[utoipa::path]` annotations on the handlers and the `ToSchema` derives on the bodies, so
-//! it changes with the code; `tests/openapi_routes.rs` checks that every documented operation is
-//! routed and every routed operation documented. The request bodies and shared answers the
+//! `#[utoipa::path]` annotations on the handlers that the route table names (`routes::table`,
+//! which also routes them, so no path is written twice) and the `ToSchema` derives on the
+//! bodies, so it changes with the code; `tests/openapi_routes.rs` checks the operations the
+//! contract names against it. The request bodies and shared answers the
 //! handlers name are in [`bodies`] (which names no handler); the constraints the validators
 //! enforce are written in by `constraints`.
 
@@ -11,8 +12,7 @@ use utoipa::{Modify, OpenApi};
 
 use app::dto;
 
-use crate::routes::{front, session_records};
-use crate::{collections, error, faces, health, observability, search, session_routes, ui};
+use crate::{error, session_routes};
 
 pub mod bodies;
 mod constraints;
@@ -55,39 +55,6 @@ impl Modify for BearerKey {
                        filling the screen around the face oval), `face_detected`, `guidance`, \
                        `challenge`, `challenge_result`, `verdict`, `error`. Details: docs/api.md."
     ),
-    paths(
-        faces::detect,
-        faces::compare,
-        faces::compare_v1,
-        session_routes::create_managed,
-        session_routes::create_direct,
-        session_routes::result,
-        session_routes::photo,
-        session_routes::compare_with_session,
-        session_routes::webhook_deliveries,
-        session_routes::audit_frames,
-        session_records::list,
-        session_records::erase,
-        collections::create,
-        collections::list,
-        collections::get,
-        collections::delete,
-        collections::index_face,
-        collections::list_faces,
-        collections::get_face,
-        collections::delete_face,
-        search::search_by_face,
-        search::search_by_image,
-        health::healthz,
-        health::readyz,
-        observability::metrics,
-        openapi_json,
-        front::front_door,
-        front::api_docs,
-        ui::verify,
-        ui::demo,
-        ui::sdk,
-    ),
     components(schemas(
         error::ErrorBody,
         dto::FaceDto,
@@ -99,10 +66,13 @@ impl Modify for BearerKey {
 )]
 pub struct ApiDoc;
 
-/// The document as served: what the annotations assemble, with the validators' constraints
+/// The document as served: the description and shared schemas here, the operations of the
+/// route table (`routes::table`, the handlers' annotations), and the validators' constraints
 /// written in ([`constraints`]).
 pub fn document() -> serde_json::Value {
-    let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap_or_default();
+    let mut api = ApiDoc::openapi();
+    api.merge(crate::routes::table::DocumentedOperations::openapi());
+    let mut doc = serde_json::to_value(api).unwrap_or_default();
     constraints::constrain(&mut doc);
     doc
 }

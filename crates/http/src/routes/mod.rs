@@ -1,4 +1,5 @@
-//! Every route of the service on an actix `ServiceConfig`, one resource per path: a known path
+//! Every route of the service (described once, in [`table`]) on an actix `ServiceConfig`, one
+//! resource per path: a known path
 //! called with a method it does not take is answered 405 `method_not_allowed` with an `Allow`
 //! header, and an unknown path 404 `route_not_found`. Also the extractors' error answers
 //! (JSON, query and path), mapped onto the error codes.
@@ -7,7 +8,7 @@ use actix_web::http::{Method, header};
 use actix_web::{HttpResponse, ResponseError, Route, web};
 
 use crate::error::{ApiError, Code};
-use crate::{AppState, MAX_JSON_BYTES, MAX_SESSION_JSON_BYTES, deadline, observability, openapi};
+use crate::{AppState, MAX_JSON_BYTES, deadline};
 
 pub mod collections;
 pub mod faces;
@@ -17,6 +18,7 @@ mod languages;
 pub mod search;
 pub mod session_records;
 pub mod sessions;
+pub mod table;
 pub mod ui;
 mod ws;
 
@@ -76,7 +78,8 @@ fn json_config(limit: usize) -> web::JsonConfig {
         })
 }
 
-/// Registers every route of the service on an actix `ServiceConfig`.
+/// Registers every route of the service ([`table::every_route`]) on an actix `ServiceConfig`,
+/// one resource per path in the table's order, each with the methods the table gives it.
 pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg: &mut web::ServiceConfig| {
         let json = json_config(MAX_JSON_BYTES);
@@ -87,136 +90,41 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
         cfg.app_data(web::Data::new(state))
             .app_data(json)
             .app_data(query)
-            .app_data(path)
-            .service(resource(
-                "/",
-                vec![(Method::GET, web::to(front::front_door))],
-            ))
-            .service(resource(
-                "/api/docs",
-                vec![(Method::GET, web::to(front::api_docs))],
-            ))
-            .service(resource(
-                "/healthz",
-                vec![(Method::GET, web::to(health::healthz))],
-            ))
-            .service(resource(
-                "/readyz",
-                vec![(Method::GET, web::to(health::readyz))],
-            ))
-            .service(resource(
-                "/metrics",
-                vec![(Method::GET, web::to(observability::metrics))],
-            ))
-            .service(resource(
-                "/api/openapi.json",
-                vec![(Method::GET, web::to(openapi::openapi_json))],
-            ))
-            .service(resource(
-                "/api/v1/compare-faces",
-                vec![(Method::POST, web::to(faces::compare_v1))],
-            ))
-            .service(
-                resource(
-                    "/api/v1/managed-session",
-                    vec![(Method::POST, web::to(sessions::create_managed))],
-                )
-                // a reference image travels in the JSON body
-                .app_data(json_config(MAX_SESSION_JSON_BYTES)),
-            )
-            .service(resource(
-                "/api/v1/session",
-                vec![(Method::POST, web::to(sessions::create_direct))],
-            ))
-            .service(resource(
-                "/api/v1/sessions",
-                vec![(Method::GET, web::to(session_records::list))],
-            ))
-            .service(resource(
-                "/api/v1/session/{id}",
-                vec![(Method::DELETE, web::to(session_records::erase))],
-            ))
-            .service(resource(
-                "/api/v1/session/{id}/result",
-                vec![(Method::GET, web::to(sessions::result))],
-            ))
-            .service(resource(
-                "/api/v1/session/{id}/photo",
-                vec![(Method::GET, web::to(sessions::photo))],
-            ))
-            .service(resource(
-                "/api/v1/session/{id}/audit-frames",
-                vec![(Method::GET, web::to(sessions::audit_frames))],
-            ))
-            .service(resource(
-                "/api/v1/session/{id}/webhook-deliveries",
-                vec![(Method::GET, web::to(sessions::webhook_deliveries))],
-            ))
-            .service(resource(
-                "/api/v1/compare-with-session",
-                vec![(Method::POST, web::to(sessions::compare_with_session))],
-            ))
-            .service(resource(
-                "/ws/{session_id}",
-                vec![(Method::GET, web::to(ws::stream))],
-            ))
-            .service(resource(
-                "/verify/{id}",
-                vec![(Method::GET, web::to(ui::verify))],
-            ))
-            .service(resource("/demo", vec![(Method::GET, web::to(ui::demo))]))
-            .service(resource(
-                "/sdk/facegate.js",
-                vec![(Method::GET, web::to(ui::sdk))],
-            ))
-            .service(resource(
-                "/ui/{version}/{path:.*}",
-                vec![(Method::GET, web::to(ui::asset))],
-            ))
-            .service(resource(
-                "/api/v2/faces:detect",
-                vec![(Method::POST, web::to(faces::detect))],
-            ))
-            .service(resource(
-                "/api/v2/faces:compare",
-                vec![(Method::POST, web::to(faces::compare))],
-            ))
-            .service(resource(
-                "/api/v2/collections",
-                vec![
-                    (Method::GET, web::to(collections::list)),
-                    (Method::POST, web::to(collections::create)),
-                ],
-            ))
-            .service(resource(
-                "/api/v2/collections/{external_id}",
-                vec![
-                    (Method::GET, web::to(collections::get)),
-                    (Method::DELETE, web::to(collections::delete)),
-                ],
-            ))
-            .service(resource(
-                "/api/v2/collections/{external_id}/faces",
-                vec![
-                    (Method::GET, web::to(collections::list_faces)),
-                    (Method::POST, web::to(collections::index_face)),
-                ],
-            ))
-            .service(resource(
-                "/api/v2/collections/{external_id}/faces/{face_id}",
-                vec![
-                    (Method::GET, web::to(collections::get_face)),
-                    (Method::DELETE, web::to(collections::delete_face)),
-                ],
-            ))
-            .service(resource(
-                "/api/v2/collections/{external_id}/search-by-face/{face_id}",
-                vec![(Method::POST, web::to(search::search_by_face))],
-            ))
-            .service(resource(
-                "/api/v2/collections/{external_id}/search-by-image",
-                vec![(Method::POST, web::to(search::search_by_image))],
-            ))
-            .default_service(web::to(crate::error::route_not_found));
+            .app_data(path);
+        for path in by_path(table::every_route()) {
+            let mut resource = resource(&path.path, path.routes);
+            if let Some(limit) = path.json_limit {
+                resource = resource.app_data(json_config(limit));
+            }
+            cfg.service(resource);
+        }
+        cfg.default_service(web::to(crate::error::route_not_found));
     }
+}
+
+/// One path of the table with the routes of its methods.
+struct PathRoutes {
+    path: String,
+    routes: Vec<(Method, Route)>,
+    /// The JSON body limit when it is not [`MAX_JSON_BYTES`].
+    json_limit: Option<usize>,
+}
+
+/// The table's routes grouped by path, in the order each path first appears.
+fn by_path(entries: Vec<table::RouteEntry>) -> Vec<PathRoutes> {
+    let mut paths: Vec<PathRoutes> = Vec::new();
+    for entry in entries {
+        match paths.iter_mut().find(|known| known.path == entry.path) {
+            Some(known) => {
+                known.routes.push((entry.method, entry.route));
+                known.json_limit = known.json_limit.or(entry.json_limit);
+            }
+            None => paths.push(PathRoutes {
+                path: entry.path,
+                routes: vec![(entry.method, entry.route)],
+                json_limit: entry.json_limit,
+            }),
+        }
+    }
+    paths
 }
