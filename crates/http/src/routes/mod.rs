@@ -1,8 +1,7 @@
 //! Every route of the service (described once, in [`table`]) on an actix `ServiceConfig`, one
-//! resource per path: a known path
-//! called with a method it does not take is answered 405 `method_not_allowed` with an `Allow`
-//! header, and an unknown path 404 `route_not_found`. Also the extractors' error answers
-//! (JSON, query and path), mapped onto the error codes.
+//! resource per path: a known path called with a method it does not take is answered 405
+//! `method_not_allowed` with an `Allow` header, and an unknown path 404 `route_not_found`.
+//! Also the extractors' error answers (JSON, query and path), mapped onto the error codes.
 
 use actix_web::http::{Method, header};
 use actix_web::{HttpResponse, ResponseError, Route, web};
