@@ -3,6 +3,11 @@
 //! a rule that holds only on the families it was tuned with shows up here), each session
 //! exactly as the tests run it (simulated light and cameras on real footage). Many minutes on
 //! 2 vCPU: `cargo run -p facegate-liveness-engine --release --example camera_family_report`.
+//!
+//! To look into a few sessions, `-- --only <text>` keeps the jobs whose class or clip name
+//! contains the text and prints every layer's reason for them; `--half calibration|held-back`
+//! and `--sweep every|<family name>` (the sweep with every family drawn, or the one under that
+//! family alone) narrow the sweeps; the draws stay those of the full report.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -13,17 +18,84 @@ use common::eval_set::Half;
 use common::in_parallel;
 use liveness_rig::camera_model::CameraFamily;
 
+/// What the command line narrows the report to.
+#[derive(Default)]
+struct Narrowing {
+    only: Option<String>,
+    half: Option<String>,
+    sweep: Option<String>,
+}
+
+impl Narrowing {
+    fn from_args() -> Self {
+        let mut narrowing = Self::default();
+        let mut args = std::env::args().skip(1);
+        while let Some(flag) = args.next() {
+            let value = args.next();
+            match flag.as_str() {
+                "--only" => narrowing.only = value,
+                "--half" => narrowing.half = value,
+                "--sweep" => narrowing.sweep = value,
+                other => panic!("unknown argument {other}: --only, --half or --sweep"),
+            }
+        }
+        narrowing
+    }
+
+    fn keeps_half(&self, half: Half) -> bool {
+        let name = match half {
+            Half::Calibration => "calibration",
+            Half::HeldBack => "held-back",
+        };
+        self.half.as_deref().is_none_or(|h| h == name)
+    }
+
+    /// Whether to run the sweep under `families` (`None`: every family).
+    fn keeps_sweep(&self, alone: Option<CameraFamily>) -> bool {
+        match (self.sweep.as_deref(), alone) {
+            (None, _) => true,
+            (Some(name), None) => name == "every",
+            (Some(name), Some(family)) => family.name() == name,
+        }
+    }
+
+    fn keeps_job(&self, job: &family::Job) -> bool {
+        self.only
+            .as_deref()
+            .is_none_or(|text| job.label.contains(text) || job.case.name.contains(text))
+    }
+}
+
 fn main() {
+    let narrowing = Narrowing::from_args();
     for half in [Half::Calibration, Half::HeldBack] {
-        let jobs = family::jobs(half);
-        let runs = in_parallel(&jobs, |job| family::run(job, &CameraFamily::ALL, "family"));
-        family::print_runs(&format!("{half:?}, every family"), &runs);
-        for alone in CameraFamily::ALL {
+        if !narrowing.keeps_half(half) {
+            continue;
+        }
+        let jobs: Vec<family::Job> = family::jobs(half)
+            .into_iter()
+            .filter(|job| narrowing.keeps_job(job))
+            .collect();
+        let sweeps = std::iter::once(None).chain(CameraFamily::ALL.map(Some));
+        for alone in sweeps.filter(|alone| narrowing.keeps_sweep(*alone)) {
             // the salt names the family as the report always has, so the draws stay the same
-            let runs = in_parallel(&jobs, |job| {
-                family::run(job, &[alone], &format!("held out {}", alone.name()))
-            });
-            family::print_runs(&format!("{half:?}, {} only", alone.name()), &runs);
+            let (families, salt, title) = match alone {
+                None => (
+                    CameraFamily::ALL.to_vec(),
+                    "family".to_string(),
+                    "every family".to_string(),
+                ),
+                Some(family) => (
+                    vec![family],
+                    format!("held out {}", family.name()),
+                    format!("{} only", family.name()),
+                ),
+            };
+            let runs = in_parallel(&jobs, |job| family::run(job, &families, &salt));
+            family::print_runs(&format!("{half:?}, {title}"), &runs);
+            if narrowing.only.is_some() {
+                family::print_layers(&runs);
+            }
         }
     }
 }

@@ -52,10 +52,11 @@ impl LightFinding {
     }
 
     /// Whether this attack finding rests on how the camera rendered the light's strength
-    /// across the face (its tone curve, noise and JPEG, a face held close), so that a live
-    /// face's evidence elsewhere disputes it: flat (relief, paper) and glare do. Uniform does
-    /// not: a white balance or exposure only pulls the room against the face, never with it;
-    /// nor does another sequence's answer (no camera makes one up).
+    /// across the face (its tone curve, noise and JPEG, a face held close): flat (relief,
+    /// paper) and glare do, and without a room in view they need the camera held
+    /// (`LightFinding::NoRoom`). Uniform does not: a white balance or exposure only pulls the
+    /// room against the face, never with it; nor does another sequence's answer (no camera
+    /// makes one up, though a room's light can: [`Self::disputable`]).
     pub fn camera_dependent(self) -> bool {
         match self {
             Self::Flat | Self::Glare => true,
@@ -68,6 +69,19 @@ impl LightFinding {
             | Self::Unaligned
             | Self::NoRoom => false,
         }
+    }
+
+    /// Whether this attack finding is disputed by another layer's evidence of a live face
+    /// (`crate::fusion`): the camera-dependent ones ([`Self::camera_dependent`]), and another
+    /// sequence's answer. No camera makes that one up, but a room whose own light changes
+    /// colour does: a streamer's coloured lamps swing a live face's colour strongly while the
+    /// far room stays, and in a bright office (screen at 0.05 of the ambient) they outweigh
+    /// the screen (issue 39: the face-swap pair 01's real half, under a webcam, was failed on
+    /// it while the model and the motion layer both vouched for a live face). A recording
+    /// answering another session's sequence then ends `retry` (`conflicting_evidence`) where
+    /// those layers vouch for it, never `pass`.
+    pub fn disputable(self) -> bool {
+        self.camera_dependent() || self == Self::OtherSequence
     }
 
     pub fn evidence(self) -> Evidence {

@@ -51,10 +51,10 @@
 //! - Anything else is too little light to judge (sunlight drowns the screen, a dim screen, a
 //!   stream that shows no colours): no evidence, so `retry`, never `fail`.
 //!
-//! Flat and glare rest on how the camera rendered the light's strength across the face, so
-//! another layer's evidence of a live face disputes them (`crate::fusion`); uniform (a camera's
-//! own processing pulls the room against the face, never with it) and another sequence's
-//! answer do not.
+//! Flat and glare rest on how the camera rendered the light's strength across the face, and
+//! another sequence's answer may be a room's own coloured light, so another layer's evidence
+//! of a live face disputes them (`crate::fusion`, `LightFinding::disputable`); uniform (a
+//! camera's own processing pulls the room against the face, never with it) does not.
 
 use super::Illumination;
 use super::fit::{chroma, swing_of};

@@ -17,7 +17,8 @@
 //! - **The screen's light** (issue 29, `crate::illumination`). The page shows this session's
 //!   random colour sequence; a live face near the screen answers it, a recording, an injected
 //!   stream, a replay's glass or a print cannot answer it as a near curved face does. Its
-//!   attack findings fail the session, its *too little light* keeps it from passing
+//!   attack findings fail the session (all but a uniform answer only where no other layer
+//!   vouches for a live face), its *too little light* keeps it from passing
 //!   (`retry`), and its measured answer is half the layer's score. Cannot catch an injector
 //!   that renders the light onto a 3-D face model in real time.
 //! - **Screen moiré and banding.** A display filmed by a camera adds isolated peaks to the
@@ -79,9 +80,10 @@ pub fn score(
     }
     let light_cause = light.finding.reason();
     match (light.finding.evidence(), light_cause) {
-        // a flat or glared answer rests on the camera's rendering of the light; a uniform one
-        // or an answer to another sequence does not (`LightFinding::camera_dependent`)
-        (Evidence::Attack, Some(cause)) if light.finding.camera_dependent() => {
+        // a flat or glared answer rests on the camera's rendering of the light, an answer to
+        // another sequence may be a room's own coloured light; a uniform one is neither
+        // (`LightFinding::disputable`)
+        (Evidence::Attack, Some(cause)) if light.finding.disputable() => {
             LayerScore::disputable_attack(Layer::DeepfakeInjection, cause, reason)
         }
         (Evidence::Attack, Some(cause)) => {

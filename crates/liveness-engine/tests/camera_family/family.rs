@@ -222,3 +222,29 @@ pub fn assert_no_live_fail_and_no_attack_pass(runs: &[FamilyRun]) {
         .collect();
     assert!(passed.is_empty(), "attacks passed: {passed:?}");
 }
+
+/// Every layer's finding of each run, for looking into a few sessions.
+pub fn print_layers(runs: &[FamilyRun]) {
+    for r in runs {
+        println!(
+            "-- {} | {} | {} @ {}: {:?}",
+            r.label,
+            r.name,
+            r.family.name(),
+            r.ratio,
+            r.report.verdict
+        );
+        for l in &r.report.layers {
+            println!(
+                "   {:?} {:.3} {:?} {:?}{}{} | {}",
+                l.layer,
+                l.score,
+                l.evidence,
+                l.cause.map(|c| c.code()),
+                if l.disputable { " disputable" } else { "" },
+                if l.vouches_live { " vouches live" } else { "" },
+                l.reason
+            );
+        }
+    }
+}

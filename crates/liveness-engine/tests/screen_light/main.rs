@@ -137,7 +137,8 @@ fn too_little_light_ends_in_retry_with_new_guidance_never_fail_or_pass() {
 /// times: its frames are timed by arrival, 700 ms after their capture, so the light lines up
 /// beyond the delay the check searches. It must not be failed as answering another sequence:
 /// the session ends in `retry` (`unaligned`). The same frames with capture times that say so
-/// late an answer are attack evidence.
+/// late an answer read as another sequence's answer, attack evidence that the motion layer and
+/// the model dispute (a live head): `retry` with `conflicting_evidence`, never `fail`.
 #[test]
 fn a_live_face_timed_by_arrival_over_a_slow_link_is_never_failed() {
     const LINK_MS: u64 = 700;
@@ -184,5 +185,10 @@ fn a_live_face_timed_by_arrival_over_a_slow_link_is_never_failed() {
         "{}",
         light.describe()
     );
-    assert_eq!(report.verdict, Verdict::Fail, "{:?}", report.reasons);
+    assert_eq!(report.verdict, Verdict::Retry, "{:?}", report.reasons);
+    assert!(
+        report.reasons.contains(&ReasonCode::ConflictingEvidence),
+        "{:?}",
+        report.reasons
+    );
 }

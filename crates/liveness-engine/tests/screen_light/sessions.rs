@@ -246,7 +246,9 @@ pub fn expected_reasons(label: &str) -> &'static [ReasonCode] {
     } else if label.starts_with("injected, tinted") {
         &[PrintSuspected]
     } else if label.starts_with("another session's sequence") {
-        &[InjectionSuspected, NoLightResponse]
+        // a recording of a live person: its motion and the model vouch for a live face
+        // against the light, which ends `retry` with `conflicting_evidence` (issue 39)
+        &[InjectionSuspected, NoLightResponse, ConflictingEvidence]
     } else {
         // photos on paper or card: flat, flagged by the model, or too little to judge
         &[
