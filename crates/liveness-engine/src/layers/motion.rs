@@ -179,12 +179,6 @@ impl MotionSummary {
         self.room_pairs >= MIN_ROOM_PAIRS && self.room_moved_share() < CAMERA_MOVED_SHARE
     }
 
-    /// Whether the room was seen to move: the camera moved (a hand-held phone), so a sway
-    /// without parallax or surroundings moving with the face may be the camera's doing.
-    pub fn room_moved(&self) -> bool {
-        self.room_pairs >= MIN_ROOM_PAIRS && self.room_moved_share() >= CAMERA_MOVED_SHARE
-    }
-
     /// Tracked pairs per analysed face; 0 with no face.
     pub fn tracked_share(&self) -> f32 {
         if self.faces == 0 {
@@ -335,13 +329,14 @@ pub fn summarise(frames: &[FrameObservation]) -> MotionSummary {
 /// When the light followed this session's sequence on a near face, a face that moved too
 /// little to judge (a still person) is not held against the session: the layer scores
 /// [`NEUTRAL_WITH_LIGHT`]. So is a face that swayed without parallax, or whose surroundings
-/// moved with it, when the camera itself was seen to move (a hand-held phone:
-/// [`MotionSummary::room_moved`], `motion/room.rs`). Where the room stayed, or was too plain to
-/// tell, such a face is a photo card or a bent sheet moved before the camera as likely as a
-/// head: it is let go just when the light confirmed a curved face
-/// ([`LightReading::confirms_depth`]); in weaker light it keeps the session from passing
-/// (`retry`). A print as a sheet before a plain room passed on the light's mere following
-/// (relief undecided, −0.03 ± 0.26) until issue 39's leave-one-family-out report.
+/// moved with it, when the camera itself moved or the room is too plain to tell (a hand-held
+/// phone: `motion/room.rs`). Only where the room was seen to stay ([`MotionSummary::room_stayed`]: a
+/// camera standing still, so a photo card moved before it) is such a face let go just when the
+/// light confirmed a curved face ([`LightReading::confirms_depth`]); in weaker light it keeps
+/// the session from passing (`retry`). The light stands in for the motion only when the face
+/// answered it alone ([`LightReading::answered_alone`]): a sheet of paper that fills the
+/// frame's border answers with the face, and a loose-crop print held as a bent sheet passed so
+/// before a plain room (issue 39's leave-one-family-out report).
 ///
 /// In active mode (`challenged`) the light's answer is enough on its own: a photo moved about
 /// cannot perform the random challenges.
@@ -351,9 +346,10 @@ pub fn score(
     challenged: bool,
 ) -> LayerScore {
     let m = summarise(frames);
-    let light_follows = light.is_some_and(|l| l.finding == LightFinding::Follows);
+    let light_follows =
+        light.is_some_and(|l| l.finding == LightFinding::Follows && l.answered_alone());
     let moved_as_a_picture = !challenged
-        && !m.room_moved()
+        && m.room_stayed()
         && (m.surroundings_move_with_face() || m.sway_without_parallax());
     let light_measured =
         light_follows && (!moved_as_a_picture || light.is_some_and(LightReading::confirms_depth));
