@@ -4,8 +4,6 @@
 //! a panic, a 5xx, or an error that is not the JSON error body with a code.
 #![no_main]
 
-use std::sync::Arc;
-
 use actix_web::test;
 use libfuzzer_sys::fuzz_target;
 
@@ -17,26 +15,17 @@ struct Fixture {
 
 fn fixture() -> Fixture {
     let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
-    let engine = Arc::new(facegate_face_engine::FaceEngine::load(&models).expect("models"));
     let dir = tempfile::tempdir().expect("temp dir");
-    let url = dir.path().join("fuzz.db").to_string_lossy().into_owned();
-    let secret = facegate_storage::ServerSecret::new(b"fuzz-secret".to_vec());
-    let store = facegate_storage::Store::open(&url, secret).expect("store");
-    store.migrate().expect("migrate");
-    let tenant = store.ensure_tenant("fuzz").expect("tenant");
-    let (_, key) = store.create_api_key(tenant.id).expect("key");
-    let sessions = facegate_sessions::SessionService::new(
-        store.clone(),
-        engine.clone(),
-        facegate_webhooks::AddressGuard::default(),
-        facegate_sessions::SessionSettings::defaults("https://facegate.test"),
-        1,
-    )
-    .expect("session service");
-    let search = Arc::new(facegate_storage::search::FaceSearch::new(store));
+    let mut settings = facegate_services::Settings::for_tests(dir.path(), &models);
     // the app the binary serves; the limits off, since every input comes from one address
-    let state = facegate_http::AppStateBuilder::new(engine, search, sessions)
-        .limits_off()
+    settings.rate_limit.per_second = 0;
+    settings.rate_limit.per_minute = 0;
+    settings.security.failed_credentials_per_minute = 0;
+    let services = facegate_services::Services::open(&settings).expect("services");
+    let tenant = services.store.ensure_tenant("fuzz").expect("tenant");
+    let (_, key) = services.store.create_api_key(tenant.id).expect("key");
+    let state = facegate_http::AppStateBuilder::new(services, &settings)
+        .expect("web settings")
         .build();
     Fixture {
         state,

@@ -12,7 +12,7 @@ use liveness_engine::SessionMode;
 use liveness_rig::camera_model::CameraFamily;
 use rayon::prelude::*;
 
-use crate::settings::Settings;
+use services::Settings;
 
 #[derive(Debug, Subcommand)]
 pub enum EvalCommand {
@@ -109,7 +109,7 @@ pub enum ModeArg {
 }
 
 pub fn run(settings: &Settings, command: EvalCommand) -> Result<(), String> {
-    let engine = settings.models.load_engine()?;
+    let engine = settings.models.load_engine().map_err(|e| e.to_string())?;
     match command {
         EvalCommand::Verify { dir, report } => verify(&engine, &dir, report.as_deref()),
         EvalCommand::Detect { dir } => detect(&engine, &dir, settings.limits.max_image_pixels),

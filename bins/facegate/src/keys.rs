@@ -3,7 +3,7 @@
 
 use clap::Subcommand;
 
-use crate::settings::Settings;
+use services::Settings;
 
 #[derive(Debug, Subcommand)]
 pub enum KeysCommand {
@@ -19,7 +19,7 @@ pub enum KeysCommand {
 }
 
 pub fn run(settings: &Settings, command: KeysCommand) -> Result<(), String> {
-    let store = crate::database::open(settings)?;
+    let store = services::open_store(settings).map_err(|e| e.to_string())?;
     store.migrate().map_err(|e| e.to_string())?;
     match command {
         KeysCommand::Create { tenant } => {

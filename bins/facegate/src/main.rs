@@ -1,7 +1,6 @@
 //! The `facegate` binary: parses the command line, loads configuration and dispatches to
 //! `serve` (the default) or the evaluation commands.
 
-mod database;
 #[cfg(test)]
 mod defaults_tests;
 mod eval;
@@ -10,7 +9,6 @@ mod eval_liveness;
 mod eval_report;
 mod keys;
 mod serve;
-mod settings;
 mod tls;
 mod webhook_secrets;
 
@@ -19,7 +17,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::settings::Settings;
+use services::Settings;
+use services::settings;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -105,7 +104,7 @@ fn init_logging(format: settings::LogFormat) {
 }
 
 fn migrate(settings: &Settings) -> Result<(), String> {
-    let store = database::open(settings)?;
+    let store = services::open_store(settings).map_err(|e| e.to_string())?;
     let applied = store.migrate().map_err(|e| e.to_string())?;
     println!("applied {applied} migration(s); the schema is current");
     Ok(())

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 
-use crate::settings::TlsSettings;
+use services::settings::TlsSettings;
 
 /// The server configuration, or a message naming the file that is wrong.
 pub fn server_config(tls: &TlsSettings) -> Result<rustls::ServerConfig, String> {

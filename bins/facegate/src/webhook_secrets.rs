@@ -5,7 +5,7 @@
 
 use clap::Subcommand;
 
-use crate::settings::Settings;
+use services::Settings;
 
 #[derive(Debug, Subcommand)]
 pub enum WebhooksCommand {
@@ -23,7 +23,7 @@ pub enum WebhooksCommand {
 }
 
 pub fn run(settings: &Settings, command: WebhooksCommand) -> Result<(), String> {
-    let store = crate::database::open(settings)?;
+    let store = services::open_store(settings).map_err(|e| e.to_string())?;
     store.migrate().map_err(|e| e.to_string())?;
     match command {
         WebhooksCommand::Secret {

@@ -14,7 +14,7 @@ mod params;
 mod routes;
 pub mod upload;
 
-pub use factory::{AppStateBuilder, DEFAULT_FAILED_CREDENTIALS_PER_MINUTE, app, starting_app};
+pub use factory::{AppStateBuilder, app, starting_app};
 pub(crate) use middleware::{auth, ops_metrics};
 pub use middleware::{deadline, guessing, observability, ratelimit};
 pub(crate) use routes::collections;

@@ -3,7 +3,7 @@
 //! and the metrics, and never a request whose API key is valid.
 
 use actix_web::test;
-use common::{code, fixture};
+use common::{code, fixture_with};
 use serde_json::Value;
 
 #[macro_use]
@@ -34,15 +34,7 @@ macro_rules! get {
 
 #[actix_web::test]
 async fn a_locked_out_address_keeps_its_probes_metrics_and_valid_keys() {
-    let mut f = fixture();
-    f.state = facegate_http::AppStateBuilder::new(
-        f.state.faces.engine().clone(),
-        f.state.faces.search().clone(),
-        f.state.sessions.clone(),
-    )
-    .limits_off()
-    .failed_credentials_per_minute(5)
-    .build();
+    let f = fixture_with(|settings| settings.security.failed_credentials_per_minute = 5);
     let app = app!(f);
     let session = "/api/v1/session/0190d7a4-7c3e-7d1a-8f00-000000000001/result?token=wrong";
     for _ in 0..3 {

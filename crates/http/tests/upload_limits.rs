@@ -3,7 +3,7 @@
 //! compare-with-session answer 413 `image_too_many_pixels` for a photo over the limit.
 
 use actix_web::test;
-use common::{Part, code, fixture, form, request, testdata};
+use common::{Part, code, fixture_with, form, request, testdata};
 use serde_json::Value;
 
 #[macro_use]
@@ -14,28 +14,8 @@ const LIMIT: u64 = 10_000;
 
 #[actix_web::test]
 async fn every_upload_route_refuses_an_image_over_the_pixel_limit() {
-    let mut f = fixture();
+    let f = fixture_with(|settings| settings.limits.max_image_pixels = LIMIT);
     let store = f.store.clone();
-    let mut settings = sessions::SessionSettings::defaults("https://facegate.test");
-    settings.max_image_pixels = LIMIT;
-    let sessions = sessions::SessionService::new(
-        store.clone(),
-        f.state.faces.engine().clone(),
-        webhooks::AddressGuard::default(),
-        settings,
-        1,
-    )
-    .expect("sessions");
-    f.state = facegate_http::AppStateBuilder::new(
-        f.state.faces.engine().clone(),
-        f.state.faces.search().clone(),
-        sessions,
-    )
-    .limits_off()
-    .upload_limits(app::UploadLimits {
-        max_image_pixels: LIMIT,
-    })
-    .build();
     let app = app!(f);
     let photo = testdata("identities/tv-cast/amy/amy1.png");
     let (status, _) = call!(

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use facegate_sessions::create::ManagedSessionRequest;
 use facegate_sessions::live::{ClientMessage, EventSink, StreamEnd};
-use facegate_sessions::{SessionError, SessionRandomness, SessionService, SessionSettings};
+use facegate_sessions::{SessionError, SessionRandomness, SessionService};
 use parking_lot::Mutex;
 
 /// Collects what a stream sends.
@@ -40,45 +40,34 @@ impl Recorder {
 }
 
 struct Fixture {
+    settings: services::Settings,
     store: storage::Store,
-    engine: Arc<face_engine::FaceEngine>,
     tenant: domain::TenantId,
     _dir: tempfile::TempDir,
 }
 
 fn fixture() -> Fixture {
     let models = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models");
-    let engine = Arc::new(face_engine::FaceEngine::load(&models).expect("models"));
     let dir = tempfile::tempdir().expect("temp dir");
-    let url = dir
-        .path()
-        .join("sessions.db")
-        .to_string_lossy()
-        .into_owned();
-    let store = storage::Store::open(&url, storage::ServerSecret::new(b"sessions".to_vec()))
-        .expect("store");
-    store.migrate().expect("migrate");
+    let settings = services::Settings::for_tests(dir.path(), &models);
+    let store = services::Services::open(&settings).expect("services").store;
     let tenant = store.ensure_tenant("bank").expect("tenant").id;
     Fixture {
+        settings,
         store,
-        engine,
         tenant,
         _dir: dir,
     }
 }
 
-/// One replica's service on the fixture's store.
-fn replica(f: &Fixture, randomness: SessionRandomness) -> SessionService {
-    let mut settings = SessionSettings::defaults("https://facegate.test");
-    settings.randomness = randomness;
-    SessionService::new(
-        f.store.clone(),
-        f.engine.clone(),
-        webhooks::AddressGuard::default(),
-        settings,
-        1,
-    )
-    .expect("session service")
+/// One replica's service on the fixture's store, opened as the binary opens it; `rng_seed` is
+/// `sessions.rng_seed` (none: the operating system's generator).
+fn replica(f: &Fixture, rng_seed: Option<u64>) -> SessionService {
+    let mut settings = f.settings.clone();
+    settings.sessions.rng_seed = rng_seed;
+    services::Services::open(&settings)
+        .expect("services")
+        .sessions
 }
 
 fn create(service: &SessionService, tenant: domain::TenantId, mode: &str) -> (uuid::Uuid, String) {
@@ -127,10 +116,7 @@ fn connect_once_free(
 #[test]
 fn one_stream_per_session_across_replicas_and_the_lease_is_released_when_it_ends() {
     let f = fixture();
-    let (a, b) = (
-        replica(&f, SessionRandomness::Os),
-        replica(&f, SessionRandomness::Os),
-    );
+    let (a, b) = (replica(&f, None), replica(&f, None));
     let (id, token) = create(&a, f.tenant, "passive");
     let first = a
         .connect(id, &token, Arc::new(Recorder::default()))
@@ -155,7 +141,7 @@ fn one_stream_per_session_across_replicas_and_the_lease_is_released_when_it_ends
 #[test]
 fn a_finishing_session_gives_one_verdict_and_is_single_use() {
     let f = fixture();
-    let service = replica(&f, SessionRandomness::Os);
+    let service = replica(&f, None);
     let (id, token) = create(&service, f.tenant, "passive");
     let recorder = Arc::new(Recorder::default());
     let stream = service
@@ -214,7 +200,7 @@ fn a_finishing_session_gives_one_verdict_and_is_single_use() {
 #[test]
 fn seeded_sessions_draw_the_same_challenges_and_os_seeded_ones_vary() {
     let f = fixture();
-    let seeded = replica(&f, SessionRandomness::Seeded(7));
+    let seeded = replica(&f, Some(7));
     let counts: Vec<u32> = (0..4)
         .map(|_| {
             let (id, _) = create(&seeded, f.tenant, "active");
@@ -256,10 +242,7 @@ fn illuminations(recorder: &Recorder) -> Vec<(Vec<String>, u32)> {
 #[test]
 fn the_light_sequence_is_sent_once_per_session_and_never_redrawn_on_reconnect() {
     let f = fixture();
-    let (a, b) = (
-        replica(&f, SessionRandomness::Os),
-        replica(&f, SessionRandomness::Os),
-    );
+    let (a, b) = (replica(&f, None), replica(&f, None));
     let (id, token) = create(&a, f.tenant, "passive");
     let first = Arc::new(Recorder::default());
     let stream = a.connect(id, &token, first.clone()).expect("stream");
@@ -294,7 +277,7 @@ fn the_light_sequence_is_sent_once_per_session_and_never_redrawn_on_reconnect() 
         "a new session draws a new sequence"
     );
     // seeded replicas (tests only) draw the same sequence every time
-    let seeded = replica(&f, SessionRandomness::Seeded(6));
+    let seeded = replica(&f, Some(6));
     let draws: Vec<_> = (0..2)
         .map(|_| {
             let (id, token) = create(&seeded, f.tenant, "passive");
@@ -311,7 +294,7 @@ fn the_light_sequence_is_sent_once_per_session_and_never_redrawn_on_reconnect() 
 #[test]
 fn the_sweeper_expires_sessions_past_their_lifetime_and_frees_their_leases() {
     let f = fixture();
-    let service = replica(&f, SessionRandomness::Os);
+    let service = replica(&f, None);
     let (id, token) = create(&service, f.tenant, "passive");
     let stream = service
         .connect(id, &token, Arc::new(Recorder::default()))

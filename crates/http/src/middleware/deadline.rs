@@ -28,15 +28,6 @@ pub struct BodyDeadlines {
     pub idle: Duration,
 }
 
-impl Default for BodyDeadlines {
-    fn default() -> Self {
-        Self {
-            whole: Duration::from_secs(60),
-            idle: Duration::from_secs(10),
-        }
-    }
-}
-
 /// Middleware: puts the deadlines on every request body except a WebSocket upgrade's.
 pub async fn limit_body_time(
     deadlines: BodyDeadlines,

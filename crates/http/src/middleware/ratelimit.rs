@@ -16,16 +16,6 @@ pub struct RateLimits {
     pub per_minute: u32,
 }
 
-impl Default for RateLimits {
-    /// The built-in `rate_limit.*` (the binary's defaults.toml; a test holds the two alike).
-    fn default() -> Self {
-        Self {
-            per_second: 20,
-            per_minute: 600,
-        }
-    }
-}
-
 #[derive(Debug, Clone, Copy)]
 struct Bucket {
     tokens: f64,

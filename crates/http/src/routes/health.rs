@@ -79,28 +79,18 @@ pub async fn starting(req: HttpRequest) -> HttpResponse {
 #[cfg(test)]
 mod tests {
     use std::path::PathBuf;
-    use std::sync::Arc;
 
     use actix_web::test;
 
     #[actix_web::test]
     async fn healthz_and_readyz_answer_ok() {
         let models = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models");
-        let engine = Arc::new(face_engine::FaceEngine::load(&models).expect("models"));
         let dir = tempfile::tempdir().expect("temp dir");
-        let url = dir.path().join("t.db").to_string_lossy().into_owned();
-        let secret = storage::ServerSecret::new(b"secret".to_vec());
-        let store = storage::Store::open(&url, secret).expect("store");
-        let sessions = sessions::SessionService::new(
-            store.clone(),
-            engine.clone(),
-            webhooks::AddressGuard::default(),
-            sessions::SessionSettings::defaults("https://facegate.test"),
-            1,
-        )
-        .expect("sessions");
-        let search = Arc::new(storage::search::FaceSearch::new(store));
-        let state = crate::AppStateBuilder::new(engine, search, sessions).build();
+        let settings = services::Settings::for_tests(dir.path(), &models);
+        let services = services::Services::open(&settings).expect("services");
+        let state = crate::AppStateBuilder::new(services, &settings)
+            .expect("web settings")
+            .build();
         let app = test::init_service(crate::app(state)).await;
         let get = |uri: &str| test::TestRequest::get().uri(uri).to_request();
         let response = test::call_service(&app, get("/healthz")).await;

@@ -31,19 +31,9 @@ pub struct UiSettings {
 impl UiSettings {
     /// `origins` are `scheme://host[:port]` of the integrators' pages that embed the SDK.
     pub fn new(origins: &[String]) -> Result<Self, String> {
-        let embed_origins = origins
-            .iter()
-            .map(|raw| {
-                let url = url::Url::parse(raw).map_err(|e| format!("{raw}: {e}"))?;
-                let origin = url.origin().ascii_serialization();
-                let bare = url.path() == "/" && url.query().is_none() && url.fragment().is_none();
-                if !matches!(url.scheme(), "https" | "http") || !bare || origin == "null" {
-                    return Err(format!("{raw}: an origin is scheme://host[:port]"));
-                }
-                Ok(origin)
-            })
-            .collect::<Result<_, _>>()?;
-        Ok(Self { embed_origins })
+        Ok(Self {
+            embed_origins: services::settings::parse_embed_origins(origins)?,
+        })
     }
 
     fn allows(&self, origin: &str) -> bool {

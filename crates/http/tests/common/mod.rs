@@ -4,7 +4,6 @@
 #![allow(dead_code, unused_macros)]
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use actix_web::test;
 use facegate_http::AppState;
@@ -66,28 +65,28 @@ pub struct Fixture {
 }
 
 pub fn fixture() -> Fixture {
+    fixture_with(|_| {})
+}
+
+/// The fixture over the services the binary opens (`services::Services::open`), on the
+/// built-in settings as `adjust` leaves them; the rate limits and the lock-out are off unless
+/// `adjust` turns them on, as each test sends many requests from one address.
+pub fn fixture_with(adjust: impl FnOnce(&mut services::Settings)) -> Fixture {
     let models = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models");
-    let engine = Arc::new(face_engine::FaceEngine::load(&models).expect("models"));
     let dir = tempfile::tempdir().expect("temp dir");
-    let url = dir.path().join("routes.db").to_string_lossy().into_owned();
-    let store = storage::Store::open(&url, storage::ServerSecret::new(b"route-test".to_vec()))
-        .expect("store");
+    let mut settings = services::Settings::for_tests(dir.path(), &models);
+    settings.rate_limit.per_second = 0;
+    settings.rate_limit.per_minute = 0;
+    settings.security.failed_credentials_per_minute = 0;
+    adjust(&mut settings);
+    let services = services::Services::open(&settings).expect("services");
+    let store = services.store.clone();
     let tenant = store.ensure_tenant("routes").expect("tenant");
     let other = store.ensure_tenant("other").expect("tenant");
     let (_, key) = store.create_api_key(tenant.id).expect("key");
     let (_, other_key) = store.create_api_key(other.id).expect("key");
-    let sessions = sessions::SessionService::new(
-        store.clone(),
-        engine.clone(),
-        webhooks::AddressGuard::default(),
-        sessions::SessionSettings::defaults("https://facegate.test"),
-        1,
-    )
-    .expect("session service");
-    let search = Arc::new(storage::search::FaceSearch::new(store.clone()));
-    // the rate limits and the lock-out off: each test sends many requests from one address
-    let state = facegate_http::AppStateBuilder::new(engine, search, sessions)
-        .limits_off()
+    let state = facegate_http::AppStateBuilder::new(services, &settings)
+        .expect("web settings")
         .build();
     Fixture {
         state,

@@ -1,5 +1,6 @@
-//! Layered configuration: built-in defaults, then `facegate.toml` (or `--config FILE`), then
-//! `FACEGATE__SECTION__KEY` environment variables. Validated at start-up; errors name the key.
+//! Layered configuration: built-in defaults (`defaults.toml`, the one place they live), then
+//! `facegate.toml` (or `--config FILE`), then `FACEGATE__SECTION__KEY` environment variables.
+//! Validated at start-up (`validation.rs`); errors name the key.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -187,13 +188,13 @@ pub struct ModelSettings {
 impl ModelSettings {
     /// The face engine on the embedded models, or on `models.dir` when it is set; either way
     /// every model's sha256 is checked against its manifest first.
-    pub fn load_engine(&self) -> Result<face_engine::FaceEngine, String> {
+    pub fn load_engine(&self) -> face_engine::EngineResult<face_engine::FaceEngine> {
         if self.dir.as_os_str().is_empty() {
             tracing::info!(models = "embedded", "loading models");
-            face_engine::FaceEngine::load_embedded().map_err(|e| e.to_string())
+            face_engine::FaceEngine::load_embedded()
         } else {
             tracing::info!(models = %self.dir.display(), "loading models");
-            face_engine::FaceEngine::load(&self.dir).map_err(|e| e.to_string())
+            face_engine::FaceEngine::load(&self.dir)
         }
     }
 }
@@ -214,9 +215,33 @@ pub enum SettingsError {
     Invalid { key: &'static str, reason: String },
 }
 
-pub(crate) const DEFAULTS: &str = include_str!("defaults.toml");
+/// The built-in defaults of every setting: the one place a default lives.
+pub const DEFAULTS: &str = include_str!("defaults.toml");
 
 impl Settings {
+    /// The built-in settings alone: no `facegate.toml`, no environment (tests, and the
+    /// readers held to the defaults).
+    pub fn built_in() -> Self {
+        Config::builder()
+            .add_source(File::from_str(DEFAULTS, FileFormat::Toml))
+            .build()
+            .and_then(Config::try_deserialize)
+            .expect("the built-in defaults.toml deserialises (held by a test)")
+    }
+
+    /// The built-in settings over a SQLite database in `folder`, the models in `models_dir`,
+    /// a fixed server secret and one analysis thread: what the route tests, the session tests
+    /// and the fuzz targets open with [`crate::Services::open`].
+    pub fn for_tests(folder: &Path, models_dir: &Path) -> Self {
+        let mut settings = Self::built_in();
+        settings.database.url = folder.join("facegate.db").to_string_lossy().into_owned();
+        settings.models.dir = models_dir.to_path_buf();
+        settings.security.server_secret = "facegate-test-secret-0123456789abcdef".into();
+        settings.server.public_url = "https://facegate.test".into();
+        settings.sessions.analysis_threads = 1;
+        settings
+    }
+
     /// Loads defaults, then `config_file` (or `./facegate.toml` when present), then the
     /// environment, and validates the result.
     pub fn load(config_file: Option<&Path>) -> Result<Self, SettingsError> {
@@ -240,132 +265,6 @@ impl Settings {
             .try_deserialize()?;
         settings.validate()?;
         Ok(settings)
-    }
-
-    fn validate(&self) -> Result<(), SettingsError> {
-        self.bind_address()?;
-        let url = self.database.url.trim();
-        if url.is_empty() {
-            return Err(SettingsError::Invalid {
-                key: "database.url",
-                reason: "must not be empty".into(),
-            });
-        }
-        if url.contains("://")
-            && !(url.starts_with("postgres://") || url.starts_with("postgresql://"))
-        {
-            return Err(SettingsError::Invalid {
-                key: "database.url",
-                reason: "must be a SQLite file path or a postgres:// URL".into(),
-            });
-        }
-        if !self.models.dir.as_os_str().is_empty()
-            && !self.models.dir.join("manifest.toml").is_file()
-        {
-            return Err(SettingsError::Invalid {
-                key: "models.dir",
-                reason: format!("{} holds no manifest.toml", self.models.dir.display()),
-            });
-        }
-        let secret = self.security.server_secret.trim();
-        if !secret.is_empty() && secret.len() < 32 {
-            return Err(SettingsError::Invalid {
-                key: "security.server_secret",
-                reason: "must be at least 32 characters".into(),
-            });
-        }
-        if secret.is_empty() && self.is_postgres() {
-            return Err(SettingsError::Invalid {
-                key: "security.server_secret",
-                reason: "is required with PostgreSQL (every replica must share it)".into(),
-            });
-        }
-        if !(1..=24 * 60).contains(&self.sessions.lifetime_minutes) {
-            return Err(SettingsError::Invalid {
-                key: "sessions.lifetime_minutes",
-                reason: "must be between 1 and 1440".into(),
-            });
-        }
-        for (key, seconds) in [
-            (
-                "sessions.sweep_interval_seconds",
-                self.sessions.sweep_interval_seconds,
-            ),
-            (
-                "server.body_timeout_seconds",
-                self.server.body_timeout_seconds,
-            ),
-            ("server.body_idle_seconds", self.server.body_idle_seconds),
-            (
-                "server.stalled_client_seconds",
-                self.server.stalled_client_seconds,
-            ),
-        ] {
-            if seconds == 0 {
-                return Err(SettingsError::Invalid {
-                    key,
-                    reason: "must be at least 1".into(),
-                });
-            }
-        }
-        self.webhook_allowed_networks()?;
-        self.trusted_proxies()?;
-        http::ui::UiSettings::new(&self.ui.embed_origins).map_err(|reason| {
-            SettingsError::Invalid {
-                key: "ui.embed_origins",
-                reason,
-            }
-        })?;
-        let tls = &self.server.tls;
-        if tls.cert_file.trim().is_empty() != tls.key_file.trim().is_empty() {
-            return Err(SettingsError::Invalid {
-                key: "server.tls.cert_file",
-                reason: "server.tls.cert_file and server.tls.key_file go together".into(),
-            });
-        }
-        let public = self.public_url();
-        if !(public.starts_with("http://") || public.starts_with("https://")) {
-            return Err(SettingsError::Invalid {
-                key: "server.public_url",
-                reason: "must start with https:// (or http:// for local trials)".into(),
-            });
-        }
-        if self.sessions.audit_frames > sessions::audit::MAX_AUDIT_FRAMES {
-            return Err(SettingsError::Invalid {
-                key: "sessions.audit_frames",
-                reason: format!(
-                    "must be between 0 and {}",
-                    sessions::audit::MAX_AUDIT_FRAMES
-                ),
-            });
-        }
-        if !(1..=3600).contains(&self.sessions.socket_idle_seconds) {
-            return Err(SettingsError::Invalid {
-                key: "sessions.socket_idle_seconds",
-                reason: "must be between 1 and 3600".into(),
-            });
-        }
-        if self.sessions.direct.max_attempts == 0 || self.sessions.direct.window_minutes == 0 {
-            return Err(SettingsError::Invalid {
-                key: "sessions.direct.max_attempts",
-                reason: "max_attempts and window_minutes must be at least 1".into(),
-            });
-        }
-        if !self.sessions.direct.captcha_verify_url.is_empty()
-            && self.sessions.direct.captcha_secret.is_empty()
-        {
-            return Err(SettingsError::Invalid {
-                key: "sessions.direct.captcha_secret",
-                reason: "is required when captcha_verify_url is set".into(),
-            });
-        }
-        if self.limits.max_image_pixels < 10_000 {
-            return Err(SettingsError::Invalid {
-                key: "limits.max_image_pixels",
-                reason: "must be at least 10000".into(),
-            });
-        }
-        Ok(())
     }
 
     pub fn is_postgres(&self) -> bool {
@@ -424,6 +323,23 @@ fn parse_networks(key: &'static str, cidrs: &[String]) -> Result<Vec<IpNet>, Set
                     key,
                     reason: format!("`{c}` is not a CIDR network: {e}"),
                 })
+        })
+        .collect()
+}
+
+/// The origins (`scheme://host[:port]`) of `ui.embed_origins`, each as the browser serialises
+/// it; the entry that is not a bare origin is named in the error.
+pub fn parse_embed_origins(origins: &[String]) -> Result<Vec<String>, String> {
+    origins
+        .iter()
+        .map(|raw| {
+            let url = url::Url::parse(raw).map_err(|e| format!("{raw}: {e}"))?;
+            let origin = url.origin().ascii_serialization();
+            let bare = url.path() == "/" && url.query().is_none() && url.fragment().is_none();
+            if !matches!(url.scheme(), "https" | "http") || !bare || origin == "null" {
+                return Err(format!("{raw}: an origin is scheme://host[:port]"));
+            }
+            Ok(origin)
         })
         .collect()
 }

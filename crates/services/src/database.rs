@@ -5,10 +5,11 @@ use std::path::PathBuf;
 
 use storage::{ServerSecret, Store};
 
+use crate::error::ServicesError;
 use crate::settings::Settings;
 
 /// The server secret: configured, or read from / created in `<database>.secret`.
-pub fn server_secret(settings: &Settings) -> Result<ServerSecret, String> {
+pub fn server_secret(settings: &Settings) -> Result<ServerSecret, ServicesError> {
     let configured = settings.security.server_secret.trim();
     if !configured.is_empty() {
         return Ok(ServerSecret::new(configured.as_bytes().to_vec()));
@@ -19,14 +20,18 @@ pub fn server_secret(settings: &Settings) -> Result<ServerSecret, String> {
         if existing.len() >= 32 {
             return Ok(ServerSecret::new(existing.as_bytes().to_vec()));
         }
-        return Err(format!(
-            "{} holds a secret shorter than 32 characters",
-            path.display()
-        ));
+        return Err(ServicesError::SecretFile {
+            path,
+            reason: "holds a secret shorter than 32 characters".into(),
+        });
     }
     let generated = storage::secrets::random_hex(32);
-    write_private(&path, &generated)
-        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+    if let Err(e) = write_private(&path, &generated) {
+        return Err(ServicesError::SecretFile {
+            path,
+            reason: format!("cannot be created: {e}"),
+        });
+    }
     tracing::info!(path = %path.display(), "generated the server secret");
     Ok(ServerSecret::new(generated.into_bytes()))
 }
@@ -48,8 +53,11 @@ fn write_private(path: &std::path::Path, contents: &str) -> std::io::Result<()> 
     std::fs::write(path, contents)
 }
 
-/// Opens the database without migrating it.
-pub fn open(settings: &Settings) -> Result<Store, String> {
-    Store::open_without_migrating(settings.database.url.trim(), server_secret(settings)?)
-        .map_err(|e| e.to_string())
+/// Opens the database without migrating it (the CLI's `migrate`, `keys` and `webhooks`
+/// commands; [`crate::Services::open`] migrates).
+pub fn open_store(settings: &Settings) -> Result<Store, ServicesError> {
+    Ok(Store::open_without_migrating(
+        settings.database.url.trim(),
+        server_secret(settings)?,
+    )?)
 }
