@@ -82,6 +82,19 @@ pub enum QualityFilterName {
     None,
 }
 
+/// The answers of the routes that take either the tenant's API key or the session's token,
+/// besides their own.
+#[derive(Debug, IntoResponses)]
+#[allow(dead_code)]
+pub enum KeyOrTokenErrors {
+    /// an `Authorization` header with a key that is not valid (`unauthorized`)
+    #[response(status = 401)]
+    Unauthorized(error::ErrorBody),
+    /// over the key's rate limit (`rate_limited`), or this address is locked out (`too_many_failed_attempts`)
+    #[response(status = 429)]
+    RateLimited(error::ErrorBody),
+}
+
 /// The answers of every route behind an API key, besides its own.
 #[derive(Debug, IntoResponses)]
 #[allow(dead_code)]

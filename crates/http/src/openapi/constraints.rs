@@ -1,8 +1,11 @@
 //! What the validators enforce on parameters, written into the served OpenAPI document, so a
 //! third-party client (schemathesis, a generated SDK) is held to exactly what the server
-//! checks: identifier patterns and lengths, page and search bounds, UUID path segments, the
-//! 413 and 415 answers of every JSON body, the optional body of `POST /api/v1/session`, and the
-//! 401/429 answers of the routes that take either an API key or a session token.
+//! checks, by rules shared by every route: identifier patterns and lengths, page and search
+//! bounds and UUID path segments (by the parameter's place and name, where the route's own
+//! annotation states no bounds), and the 413 and 415 answers of every JSON body. Nothing is
+//! written in by path: what one route alone enforces (the session list's filters, the 401/429
+//! of the routes that take a key or a token) is in that route's `#[utoipa::path]`, and the
+//! optional body of `POST /api/v1/session` beside it (`routes::sessions::OptionalDirectBody`).
 //!
 //! What a schema cannot state, that an uploaded file is a decodable JPEG, PNG or WebP image
 //! with a face, is documented in the forms and `docs/api.md` and configured for schemathesis in
@@ -18,35 +21,9 @@ pub const EXTERNAL_ID_PATTERN: &str = "^[A-Za-z0-9_.:-]{1,255}$";
 const UUID_PATTERN: &str =
     "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 
-/// The session list's `next_token`: `SessionCursor::token` (creation time, a dot, the id).
-const SESSION_TOKEN_PATTERN: &str = r"^[0-9]{1,15}\.[0-9a-f]{32}$";
-
-/// The schema the server enforces on a query parameter of the session list.
-fn session_list_parameter(name: &str) -> Option<Value> {
-    use sessions::records::{DEFAULT_PAGE, MAX_PAGE};
-    Some(match name {
-        "reference_id" => json!({
-            "type": "string", "minLength": 1, "maxLength": 256,
-            "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]{1,256}$",
-        }),
-        "status" => json!({"type": "string", "enum": ["created", "in_progress", "completed"]}),
-        "verdict" => json!({"type": "string", "enum": ["pass", "fail", "retry"]}),
-        "created_after" | "created_before" => json!({
-            "type": "integer", "format": "int64", "minimum": 0,
-        }),
-        "max_results" => json!({
-            "type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": DEFAULT_PAGE,
-        }),
-        "next_token" => json!({"type": "string", "pattern": SESSION_TOKEN_PATTERN}),
-        _ => return None,
-    })
-}
-
-/// The schema the server enforces on a parameter of `path`, by where it is and its name.
-fn parameter_schema(path: &str, location: &str, name: &str) -> Option<Value> {
-    if path == "/api/v1/sessions" && location == "query" {
-        return session_list_parameter(name);
-    }
+/// The schema the server enforces on a parameter, by where it is and its name: the rules
+/// shared by every route with such a parameter.
+fn parameter_schema(location: &str, name: &str) -> Option<Value> {
     Some(match (location, name) {
         ("path", "external_id") => json!({
             "type": "string", "minLength": 1, "maxLength": 255, "pattern": EXTERNAL_ID_PATTERN,
@@ -109,17 +86,26 @@ pub fn constrain(doc: &mut Value) {
     let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
         return;
     };
-    for (path, item) in paths.iter_mut() {
+    for item in paths.values_mut() {
         let Some(operations) = item.as_object_mut() else {
             continue;
         };
-        for (method, operation) in operations.iter_mut() {
-            constrain_operation(path, method, operation);
+        for operation in operations.values_mut() {
+            constrain_operation(operation);
         }
     }
 }
 
-fn constrain_operation(path: &str, method: &str, operation: &mut Value) {
+/// Whether a parameter's schema states bounds of its own (its route's annotation): the shared
+/// rules leave it as it is.
+fn bounded(schema: &Value) -> bool {
+    // not `minimum`: utoipa writes a bare 0 for every unsigned type
+    ["maximum", "minLength", "maxLength", "pattern", "enum"]
+        .iter()
+        .any(|key| schema.get(key).is_some())
+}
+
+fn constrain_operation(operation: &mut Value) {
     if let Some(parameters) = operation
         .get_mut("parameters")
         .and_then(Value::as_array_mut)
@@ -127,7 +113,10 @@ fn constrain_operation(path: &str, method: &str, operation: &mut Value) {
         for parameter in parameters {
             let location = parameter["in"].as_str().unwrap_or_default().to_owned();
             let name = parameter["name"].as_str().unwrap_or_default().to_owned();
-            if let Some(schema) = parameter_schema(path, &location, &name) {
+            if bounded(&parameter["schema"]) {
+                continue;
+            }
+            if let Some(schema) = parameter_schema(&location, &name) {
                 parameter["schema"] = schema;
             }
         }
@@ -135,10 +124,6 @@ fn constrain_operation(path: &str, method: &str, operation: &mut Value) {
     let takes_json = operation["requestBody"]["content"]
         .get("application/json")
         .is_some();
-    if path == "/api/v1/session" && method == "post" {
-        // `{}` or no body at all is accepted
-        operation["requestBody"]["required"] = json!(false);
-    }
     let responses = &mut operation["responses"];
     if takes_json {
         ensure_response(
@@ -150,20 +135,6 @@ fn constrain_operation(path: &str, method: &str, operation: &mut Value) {
             responses,
             "415",
             "the body is not `application/json` (`invalid_json`)",
-        );
-    }
-    if path.starts_with("/api/v1/session/") || path == "/api/v1/compare-with-session" {
-        // these take either an API key or the session's token
-        ensure_response(
-            responses,
-            "401",
-            "an `Authorization` header with a key that is not valid (`unauthorized`)",
-        );
-        ensure_response(
-            responses,
-            "429",
-            "over the key's rate limit (`rate_limited`), or this address is locked out \
-             (`too_many_failed_attempts`)",
         );
     }
 }

@@ -10,6 +10,8 @@ use actix_web::HttpResponse;
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
+use crate::routes::sessions::OptionalDirectBody;
+
 use app::dto;
 
 use crate::{error, session_routes};
@@ -72,6 +74,8 @@ pub struct ApiDoc;
 pub fn document() -> serde_json::Value {
     let mut api = ApiDoc::openapi();
     api.merge(crate::routes::table::DocumentedOperations::openapi());
+    // what a route's annotation cannot say, its module says on its operation
+    OptionalDirectBody.modify(&mut api);
     let mut doc = serde_json::to_value(api).unwrap_or_default();
     constraints::constrain(&mut doc);
     doc

@@ -3,6 +3,7 @@
 
 use actix_web::{HttpResponse, web};
 use sessions::records::{SessionListQuery, SessionListView};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::AppState;
 use crate::auth::Tenant;
@@ -12,16 +13,61 @@ use crate::params;
 use crate::routes::collections::Query;
 use crate::routes::sessions::{run, session_id};
 
+/// The list's query as the document describes it, with what `sessions::records` enforces
+/// (the handler reads the raw query, refusing unknown names, and the records module parses it).
+#[derive(Debug, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+struct SessionListParameters {
+    /// Only sessions created with this `reference_id`
+    #[param(
+        min_length = 1,
+        max_length = 256,
+        pattern = r"^[^\u0000-\u001f\u007f-\u009f]{1,256}$"
+    )]
+    reference_id: Option<String>,
+    /// `created`, `in_progress` or `completed`
+    #[param(inline)]
+    status: Option<StatusFilter>,
+    /// `pass`, `fail` or `retry`
+    #[param(inline)]
+    verdict: Option<VerdictFilter>,
+    /// Created at or after (unix milliseconds)
+    #[param(minimum = 0)]
+    created_after: Option<i64>,
+    /// Created before (unix milliseconds)
+    #[param(minimum = 0)]
+    created_before: Option<i64>,
+    /// Sessions per page, 1-100 (default 20)
+    #[param(minimum = 1, maximum = 100, default = 20)]
+    max_results: Option<u32>,
+    /// `next_token` of the previous page, with the same filters
+    #[param(pattern = r"^[0-9]{1,15}\.[0-9a-f]{32}$")]
+    next_token: Option<String>,
+}
+
+// the `status` filter's values (no doc comment: it would become the schema's description)
+#[derive(Debug, ToSchema)]
+#[schema(rename_all = "snake_case")]
+#[allow(dead_code)]
+enum StatusFilter {
+    Created,
+    InProgress,
+    Completed,
+}
+
+// the `verdict` filter's values
+#[derive(Debug, ToSchema)]
+#[schema(rename_all = "snake_case")]
+#[allow(dead_code)]
+enum VerdictFilter {
+    Pass,
+    Fail,
+    Retry,
+}
+
 #[utoipa::path(get, path = "/api/v1/sessions", tag = "sessions", operation_id = "list_sessions",
-    params(
-        ("reference_id" = Option<String>, Query, description = "Only sessions created with this `reference_id`"),
-        ("status" = Option<String>, Query, description = "`created`, `in_progress` or `completed`"),
-        ("verdict" = Option<String>, Query, description = "`pass`, `fail` or `retry`"),
-        ("created_after" = Option<i64>, Query, description = "Created at or after (unix milliseconds)"),
-        ("created_before" = Option<i64>, Query, description = "Created before (unix milliseconds)"),
-        ("max_results" = Option<u32>, Query, description = "Sessions per page, 1-100 (default 20)"),
-        ("next_token" = Option<String>, Query, description = "`next_token` of the previous page, with the same filters"),
-    ),
+    params(SessionListParameters),
     responses(
         (status = 200, description = "One page of the tenant's unexpired sessions, newest first; each as the result reads with the API key, never an image", body = SessionListView),
         (status = 400, description = "`invalid_parameter` (a filter, `max_results` or `next_token` out of its form), `unknown_parameter`", body = ErrorBody),

@@ -17,7 +17,7 @@ use crate::AppState;
 use crate::auth::Tenant;
 use crate::error::Code;
 use crate::error::{ApiError, ErrorBody};
-use crate::openapi::bodies::{KeyErrors, UploadErrors};
+use crate::openapi::bodies::{KeyErrors, KeyOrTokenErrors, UploadErrors};
 use crate::upload::{FormSpec, SafeMultipart, read_form};
 
 /// `POST /api/v1/managed-session` body.
@@ -203,7 +203,29 @@ pub async fn create_managed(
     }))
 }
 
+/// `POST /api/v1/session` takes `{}` or no body at all. utoipa states an optional body only
+/// for an `Option`, as "null or the body", which this route refuses; so the route's own
+/// description marks its body optional here, by the handler's path.
+#[derive(Debug)]
+pub(crate) struct OptionalDirectBody;
+
+impl utoipa::Modify for OptionalDirectBody {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let path = <__path_create_direct as utoipa::Path>::path();
+        if let Some(body) = openapi
+            .paths
+            .paths
+            .get_mut(&path)
+            .and_then(|item| item.post.as_mut())
+            .and_then(|operation| operation.request_body.as_mut())
+        {
+            body.required = Some(utoipa::openapi::Required::False);
+        }
+    }
+}
+
 #[utoipa::path(post, path = "/api/v1/session", tag = "sessions",
+    // `{}` or no body at all is accepted: `OptionalDirectBody` says so
     request_body = DirectSessionBody,
     responses(
         (status = 201, description = "Session created", body = DirectSessionCreated),
@@ -247,6 +269,7 @@ pub async fn create_direct(
     responses(
         (status = 200, description = "The result; poll until `status` is `completed`", body = SessionResultView),
         (status = 404, description = "`session_not_found`: unknown, expired, or wrong token", body = ErrorBody),
+        KeyOrTokenErrors,
     ))]
 pub async fn result(
     req: HttpRequest,
@@ -273,6 +296,7 @@ pub async fn result(
         (status = 200, description = "The 480×600 ICAO portrait", content_type = "image/jpeg"),
         (status = 202, description = "No verdict yet; retry after `Retry-After` seconds"),
         (status = 404, description = "`session_not_found`, `photo_not_available` (no `pass`)", body = ErrorBody),
+        KeyOrTokenErrors,
     ))]
 pub async fn photo(
     req: HttpRequest,
@@ -307,6 +331,7 @@ pub async fn photo(
         (status = 404, description = "`session_not_found`", body = ErrorBody),
         (status = 409, description = "`session_not_verified`: the session has no `pass`", body = ErrorBody),
         (status = 422, description = "`no_face`", body = ErrorBody),
+        KeyOrTokenErrors,
     ))]
 pub async fn compare_with_session(
     req: HttpRequest,
