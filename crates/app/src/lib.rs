@@ -3,7 +3,8 @@
 //! synchronous and blocking (run them off an async executor), validate their own inputs, pass
 //! the process's one inference gate before running a model, enforce `limits.max_image_pixels`
 //! on every image they read, and return [`AppError`], never an HTTP status. The session use
-//! cases are the crate `sessions` (whose inference gate these share); the web layer (`http`)
+//! cases are the crate `sessions`, which shares the gate (`face_engine::gate`) without either
+//! crate depending on the other; the web layer (`http`)
 //! only extracts, calls one use case and maps the result.
 
 mod collections;
@@ -20,9 +21,9 @@ use storage::search::FaceSearch;
 
 pub use collections::{Page, QualityFilter};
 pub use error::{AppError, AppResult};
+pub use face_engine::gate::InferenceGate;
 pub use operations::Operations;
 pub use search::SearchQuery;
-pub use sessions::gate::InferenceGate;
 
 /// The default similarity threshold of every compare: the spec's "solid match", defined once.
 pub const DEFAULT_THRESHOLD: f32 = domain::DEFAULT_COMPARE_THRESHOLD;

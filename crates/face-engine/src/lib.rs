@@ -13,6 +13,7 @@ mod embedded;
 mod error;
 pub mod evaluation;
 mod face;
+pub mod gate;
 pub mod geometry;
 mod manifest;
 mod measures;

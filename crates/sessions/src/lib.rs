@@ -14,7 +14,6 @@
 pub mod audit;
 pub mod create;
 mod error;
-pub mod gate;
 mod hub;
 pub mod live;
 pub mod messages;
@@ -167,7 +166,7 @@ pub struct SessionService {
     settings: Arc<SessionSettings>,
     live: Arc<live::LiveHub>,
     /// The process's one inference gate (frames here, HTTP requests in the web layer).
-    inference: Arc<gate::InferenceGate>,
+    inference: Arc<face_engine::gate::InferenceGate>,
 }
 
 impl SessionService {
@@ -188,12 +187,12 @@ impl SessionService {
             guard,
             settings: Arc::new(settings),
             live: Arc::new(live::LiveHub::new(analysis_threads)),
-            inference: Arc::new(gate::InferenceGate::per_core()),
+            inference: Arc::new(face_engine::gate::InferenceGate::per_core()),
         })
     }
 
     /// The inference gate every model run of this process passes.
-    pub fn inference_gate(&self) -> Arc<gate::InferenceGate> {
+    pub fn inference_gate(&self) -> Arc<face_engine::gate::InferenceGate> {
         self.inference.clone()
     }
 

@@ -3,7 +3,9 @@
 //! more running than there are cores they only slow each other down (measured with
 //! `bench/load.sh`: two cores gave 19 compares/s at 2 clients but 15 at 8 and 32 when every
 //! request ran at once). Work over the bound waits its turn on a blocking thread, not on a core.
-//! [`crate::SessionService`] owns it; the HTTP layer takes it from there.
+//! `services::Services::open` builds it once (inside the `SessionService`, which runs the
+//! live frames) and hands it to the face use cases; it lives with the engine whose runs it
+//! bounds, so the use cases share it without depending on each other.
 
 use parking_lot::{Condvar, Mutex};
 
