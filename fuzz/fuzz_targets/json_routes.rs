@@ -18,9 +18,7 @@ fn fixture() -> Fixture {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut settings = facegate_services::Settings::for_tests(dir.path(), &models);
     // the app the binary serves; the limits off, since every input comes from one address
-    settings.rate_limit.per_second = 0;
-    settings.rate_limit.per_minute = 0;
-    settings.security.failed_credentials_per_minute = 0;
+    settings.request_limits_off();
     let services = facegate_services::Services::open(&settings).expect("services");
     let tenant = services.store.ensure_tenant("fuzz").expect("tenant");
     let (_, key) = services.store.create_api_key(tenant.id).expect("key");

@@ -242,6 +242,14 @@ impl Settings {
         settings
     }
 
+    /// No per-key rate limit and no lock-out: for the route tests and fuzz targets, which send
+    /// many requests from one address and key.
+    pub fn request_limits_off(&mut self) {
+        self.rate_limit.per_second = 0;
+        self.rate_limit.per_minute = 0;
+        self.security.failed_credentials_per_minute = 0;
+    }
+
     /// Loads defaults, then `config_file` (or `./facegate.toml` when present), then the
     /// environment, and validates the result.
     pub fn load(config_file: Option<&Path>) -> Result<Self, SettingsError> {

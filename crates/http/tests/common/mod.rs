@@ -75,9 +75,7 @@ pub fn fixture_with(adjust: impl FnOnce(&mut services::Settings)) -> Fixture {
     let models = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models");
     let dir = tempfile::tempdir().expect("temp dir");
     let mut settings = services::Settings::for_tests(dir.path(), &models);
-    settings.rate_limit.per_second = 0;
-    settings.rate_limit.per_minute = 0;
-    settings.security.failed_credentials_per_minute = 0;
+    settings.request_limits_off();
     adjust(&mut settings);
     let services = services::Services::open(&settings).expect("services");
     let store = services.store.clone();

@@ -160,16 +160,24 @@ pub fn jobs(half: Half) -> Vec<Job> {
     jobs
 }
 
+/// A run's class, clip, camera family and ratio, as every printed line starts.
+fn heading(r: &FamilyRun) -> String {
+    format!(
+        "{} | {} | {} @ {}",
+        r.label,
+        r.name,
+        r.family.name(),
+        r.ratio
+    )
+}
+
 pub fn print_runs(title: &str, runs: &[FamilyRun]) {
     println!("== {title}");
     let mut rows: BTreeMap<(String, &str), [usize; 3]> = BTreeMap::new();
     for r in runs {
         println!(
-            "{} | {} | {} @ {} | {:?} {:.3} {:?} | {}",
-            r.label,
-            r.name,
-            r.family.name(),
-            r.ratio,
+            "{} | {:?} {:.3} {:?} | {}",
+            heading(r),
             r.report.verdict,
             r.report.confidence,
             r.report
@@ -226,14 +234,7 @@ pub fn assert_no_live_fail_and_no_attack_pass(runs: &[FamilyRun]) {
 /// Every layer's finding of each run, for looking into a few sessions.
 pub fn print_layers(runs: &[FamilyRun]) {
     for r in runs {
-        println!(
-            "-- {} | {} | {} @ {}: {:?}",
-            r.label,
-            r.name,
-            r.family.name(),
-            r.ratio,
-            r.report.verdict
-        );
+        println!("-- {}: {:?}", heading(r), r.report.verdict);
         for l in &r.report.layers {
             println!(
                 "   {:?} {:.3} {:?} {:?}{}{} | {}",
