@@ -91,10 +91,14 @@ impl Image {
 /// The JPEG decoder pads a truncated scan with grey instead of failing, so truncation is
 /// detected here: an end-of-image marker (FF D9) must follow the last start-of-scan (FF DA).
 /// Inside entropy-coded data a literal FF is always stuffed as FF 00, so the search is exact.
+/// Both searches are SIMD (`memchr::memmem`): a baseline JPEG's only scan starts near its
+/// head, so the backward search crosses the whole upload, which a pairwise loop took about a
+/// millisecond a megabyte to do.
 fn jpeg_has_end_of_image(bytes: &[u8]) -> bool {
-    let last_scan = bytes.windows(2).rposition(|w| w == [0xFF, 0xDA]);
-    match last_scan {
-        Some(start) => bytes[start..].windows(2).any(|w| w == [0xFF, 0xD9]),
+    const START_OF_SCAN: [u8; 2] = [0xFF, 0xDA];
+    const END_OF_IMAGE: [u8; 2] = [0xFF, 0xD9];
+    match memchr::memmem::rfind(bytes, &START_OF_SCAN) {
+        Some(start) => memchr::memmem::find(&bytes[start..], &END_OF_IMAGE).is_some(),
         None => false,
     }
 }
@@ -130,6 +134,20 @@ mod tests {
             Image::decode(truncated),
             Err(EngineError::CorruptImage(_))
         ));
+    }
+
+    #[test]
+    fn a_jpeg_ends_only_with_an_end_of_image_after_its_last_scan() {
+        assert!(jpeg_has_end_of_image(&[
+            0xFF, 0xD8, 0xFF, 0xDA, 1, 2, 0xFF, 0xD9
+        ]));
+        // an end-of-image marker before the last scan does not end it
+        assert!(!jpeg_has_end_of_image(&[
+            0xFF, 0xDA, 0xFF, 0xD9, 0xFF, 0xDA, 1, 2
+        ]));
+        assert!(!jpeg_has_end_of_image(&[0xFF, 0xD8, 0xFF, 0xD9]));
+        assert!(!jpeg_has_end_of_image(&[0xFF, 0xDA, 0xFF]));
+        assert!(!jpeg_has_end_of_image(&[]));
     }
 
     #[test]

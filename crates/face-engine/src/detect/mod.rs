@@ -90,18 +90,21 @@ pub(crate) fn detect(
         }
     };
     candidates.retain(|(_, score, _)| *score >= options.min_score);
-    let mut verified = Vec::with_capacity(candidates.len());
+    // largest first, and verification stops once `max_faces` are verified: the answer is the
+    // same as verifying every candidate, without a mesh pass on faces that would be cut
+    candidates.sort_by(|a, b| b.0.area().total_cmp(&a.0.area()));
+    let mut verified = Vec::with_capacity(candidates.len().min(options.max_faces));
     for (bbox, score, kp) in candidates {
+        if verified.len() == options.max_faces {
+            break;
+        }
         if options.mode == DetectMode::Selfie && score >= SELFIE_TRUSTED_SCORE {
             verified.push((bbox, score, kp, None));
         } else if let Some(mesh) = verify(models, img, &(bbox, score, kp))? {
             verified.push((bbox, score, kp, Some(mesh)));
         }
     }
-    let mut candidates = verified;
-    candidates.sort_by(|a, b| b.0.area().total_cmp(&a.0.area()));
-    candidates.truncate(options.max_faces);
-    Ok(candidates
+    Ok(verified
         .into_iter()
         .map(|(bbox, score, kp, mesh)| {
             let keypoints = Keypoints::from_array(kp);
