@@ -11,9 +11,9 @@ the server on every core (the p50 goal of issue 42).
 Usage: FACEGATE_URL=http://127.0.0.1:PORT FACEGATE_KEY=KEY bench/faces_http.py COMPARE_A COMPARE_B
   (bench/faces_http.sh builds the release binary, starts the server and calls this.)
 Images: the first photo of every celebs identity in ../shared/testdata.
-Needs: pip install face_recognition (dlib-bin gives a prebuilt dlib).
+face_recognition is timed by bench/face_recognition_compare.py's own function, on its images;
+bench/faces_http.sh installs it when it is missing.
 """
-import glob
 import http.client
 import json
 import os
@@ -23,22 +23,13 @@ import time
 import urllib.parse
 import uuid
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-TESTDATA = os.path.join(HERE, "..", "..", "shared", "testdata")
+import face_recognition_compare as dlib_side
+
 ROUNDS = int(os.environ.get("ROUNDS", "5"))
 COMPARES = int(os.environ.get("COMPARES", "60"))
 SERVER_CORE = int(os.environ.get("SERVER_CORE", "0"))
 CLIENT_CORE = int(os.environ.get("CLIENT_CORE", "1"))
 BOUNDARY = "facegatebenchboundary"
-
-
-def images():
-    found = []
-    for identity in sorted(glob.glob(os.path.join(TESTDATA, "identities", "celebs", "id*"))):
-        photos = sorted(glob.glob(os.path.join(identity, "*.jpg")))
-        if photos:
-            found.append(photos[0])
-    return found
 
 
 def multipart(files, texts):
@@ -105,25 +96,11 @@ def time_compare(client, a, b):
     return times[len(times) // 2], times[int(len(times) * 0.95)]
 
 
-def time_face_recognition(paths):
-    import face_recognition  # imported here so --help works without it
-
-    per_image, found = [], 0
-    for _ in range(ROUNDS):
-        for path in paths:
-            start = time.perf_counter()
-            pixels = face_recognition.load_image_file(path)
-            boxes = face_recognition.face_locations(pixels)
-            encodings = face_recognition.face_encodings(pixels, known_face_locations=boxes[:1])
-            per_image.append((time.perf_counter() - start) * 1000)
-            found += bool(encodings)
-    return statistics.median(per_image), found // ROUNDS
-
-
 def main():
     if len(sys.argv) != 3 or "FACEGATE_URL" not in os.environ:
         sys.exit(__doc__)
-    paths = images()
+    paths = dlib_side.default_images()
+    dlib_side.ROUNDS = ROUNDS
     client = Client(os.environ["FACEGATE_URL"], os.environ["FACEGATE_KEY"])
     os.sched_setaffinity(0, {CLIENT_CORE})
     mode = os.environ.get("MODE", "index")
@@ -134,7 +111,7 @@ def main():
             print(f"Facegate over HTTP: {facegate_ms:.1f} ms an image, {indexed} of {len(paths)} indexed")
             return
         os.sched_setaffinity(0, {SERVER_CORE})
-        dlib_ms, dlib_found = time_face_recognition(paths)
+        dlib_ms, dlib_found = dlib_side.time_face_recognition(paths)
         print("| per image, one core | median | faces |")
         print("|---|---|---|")
         print(f"| face_recognition (dlib HOG + ResNet 128-d), in process | {dlib_ms:.1f} ms | {dlib_found} of {len(paths)} |")

@@ -3,9 +3,17 @@
 # Builds the release binary, starts `facegate serve` on a temporary SQLite database, and runs
 # bench/faces_http.py twice: the index phase with the server pinned to core 0 (dlib on the
 # same core, the client on core 1), then the compare phase with the server on every core.
-# `FACEGATE_BIN=path` serves another build (a before/after run). Results: docs/benchmarks.md.
+# `FACEGATE_BIN=path` serves another build (a before/after run); `DLIB=0` skips face_recognition
+# (otherwise installed with pip when missing). Results: docs/benchmarks.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${DLIB:-1}" != 0 ] && ! python3 -c "import face_recognition" >/dev/null 2>&1; then
+  # dlib-bin is a prebuilt dlib (building dlib itself takes cmake and many minutes);
+  # face_recognition_models still imports pkg_resources, gone from setuptools 81
+  pip install -q dlib-bin pillow numpy click "setuptools<81" face_recognition_models \
+    && pip install -q --no-deps face_recognition \
+    || { echo "face_recognition is needed (or DLIB=0): see bench/faces_http.sh" >&2; exit 1; }
+fi
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/var/tmp/facegate-target}"
 cargo build -q --release -p facegate
 cargo build -q --release -p facegate-face-engine --example one_megapixel
