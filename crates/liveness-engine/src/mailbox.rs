@@ -8,15 +8,20 @@
 //! replaced during that window are set aside (at most [`LIGHT_LANE_FRAMES`] of them and
 //! [`LIGHT_LANE_BYTES`] in all) for the worker to sample before it analyses the newest one.
 //! Without this, a loaded server analyses a frame every few hundred milliseconds and the light
-//! check, which needs the colours' steps resolved, can only say `retry`.
+//! check, which needs the colours' steps resolved, can only say `retry`. When the lane is full,
+//! it thins itself evenly (it lets go of the frame whose neighbours are closest in time) rather
+//! than refusing the newer frames: a worker that comes back late still finds the whole interval
+//! covered, every colour step sampled, instead of its first half only.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::LivenessSession;
 
-/// Most replaced frames set aside for the light check between two analyses.
-pub const LIGHT_LANE_FRAMES: usize = 8;
+/// Most replaced frames set aside for the light check between two analyses: a second of a
+/// 15 fps camera, so a server that analyses each session about once a second still samples
+/// every colour step (each lasts 340–400 ms).
+pub const LIGHT_LANE_FRAMES: usize = 16;
 /// Most bytes of replaced frames set aside (typical 640×480 frames are 30–80 KB).
 pub const LIGHT_LANE_BYTES: usize = 1_000_000;
 
@@ -42,16 +47,30 @@ struct Slot {
 }
 
 impl Slot {
-    /// Sets `frame` aside for the light check if it was captured by `window_end_ms` and fits
-    /// the bounds; drops it otherwise.
+    /// Sets `frame` aside for the light check if it was captured by `window_end_ms`, in
+    /// capture order; when that passes the bounds, thins the lane evenly until it fits again.
     fn set_aside(&mut self, frame: PendingFrame, window_end_ms: u64) {
-        let bytes: usize = self.light_only.iter().map(|f| f.jpeg.len()).sum();
-        if frame.timestamp_ms <= window_end_ms
-            && self.light_only.len() < LIGHT_LANE_FRAMES
-            && bytes + frame.jpeg.len() <= LIGHT_LANE_BYTES
-        {
-            self.light_only.push(frame);
+        if frame.timestamp_ms > window_end_ms || frame.jpeg.len() > LIGHT_LANE_BYTES {
+            return;
         }
+        let at = self
+            .light_only
+            .partition_point(|f| f.timestamp_ms <= frame.timestamp_ms);
+        self.light_only.insert(at, frame);
+        let mut bytes: usize = self.light_only.iter().map(|f| f.jpeg.len()).sum();
+        while self.light_only.len() > LIGHT_LANE_FRAMES || bytes > LIGHT_LANE_BYTES {
+            bytes -= self.light_only.remove(self.most_crowded()).jpeg.len();
+        }
+    }
+
+    /// The set-aside frame whose removal leaves the shortest gap between its neighbours (the
+    /// earliest on a tie); the first and the last frame stay, so the lane keeps its span. With
+    /// one or two frames, the oldest.
+    fn most_crowded(&self) -> usize {
+        let times: Vec<u64> = self.light_only.iter().map(|f| f.timestamp_ms).collect();
+        (1..times.len().saturating_sub(1))
+            .min_by_key(|&i| times[i + 1] - times[i - 1])
+            .unwrap_or(0)
     }
 }
 
@@ -113,25 +132,13 @@ impl LatestFrame {
         })
     }
 
-    /// Returns a taken frame that another worker will analyse instead (it was scheduled while
-    /// this one was taken). If a newer frame arrived meanwhile, the returned one is set aside
-    /// for the light check with the rest, within the same bounds.
-    pub fn put_back(&self, taken: TakenFrame) {
-        let mut slot = self
-            .slot
+    /// Whether a frame waits to be taken.
+    pub fn is_waiting(&self) -> bool {
+        self.slot
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        // oldest first: the returned frames, then (if a newer frame waits) the returned
-        // newest, then whatever was set aside meanwhile
-        let newer = std::mem::replace(&mut slot.light_only, taken.light_only);
-        if slot.newest.is_none() {
-            slot.newest = Some(taken.newest);
-        } else {
-            slot.set_aside(taken.newest, self.light_window_end_ms);
-        }
-        for frame in newer {
-            slot.set_aside(frame, self.light_window_end_ms);
-        }
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .newest
+            .is_some()
     }
 
     /// Frames replaced before they were analysed.
@@ -167,18 +174,18 @@ mod tests {
     #[test]
     fn frames_replaced_in_the_light_window_are_set_aside_within_bounds() {
         let mailbox = LatestFrame::with_light_window(100);
-        for t in 0..20 {
+        for t in 0..10 {
             mailbox.put(frame(t, 10));
         }
         let taken = mailbox.take().expect("a frame waits");
-        assert_eq!(taken.newest.timestamp_ms, 19);
+        assert_eq!(taken.newest.timestamp_ms, 9);
         let kept: Vec<u64> = taken.light_only.iter().map(|f| f.timestamp_ms).collect();
-        assert_eq!(kept, (0..LIGHT_LANE_FRAMES as u64).collect::<Vec<_>>());
+        assert_eq!(kept, (0..9).collect::<Vec<_>>());
         // after the window, replaced frames are dropped as before
         mailbox.put(frame(150, 10));
         mailbox.put(frame(160, 10));
         assert!(mailbox.take().expect("a frame waits").light_only.is_empty());
-        // and never more than the byte bound
+        // and never more than the byte bound: the older frame makes room
         mailbox.put(frame(10, LIGHT_LANE_BYTES));
         mailbox.put(frame(11, 1));
         mailbox.put(frame(12, 1));
@@ -189,23 +196,29 @@ mod tests {
             .iter()
             .map(|f| f.timestamp_ms)
             .collect();
-        assert_eq!(kept, vec![10]);
-        assert_eq!(mailbox.dropped(), 22);
+        assert_eq!(kept, vec![11]);
+        assert_eq!(mailbox.dropped(), 12);
     }
 
     #[test]
-    fn a_frame_put_back_waits_again_or_is_set_aside_when_a_newer_one_came() {
-        let mailbox = LatestFrame::with_light_window(100);
-        mailbox.put(frame(1, 1));
-        mailbox.put(frame(2, 1));
+    fn a_full_lane_thins_evenly_over_the_whole_interval() {
+        // a worker that comes back after 39 replaced frames finds 16 spread over all of them,
+        // not the first 16
+        let mailbox = LatestFrame::with_light_window(1_000);
+        for t in 0..40 {
+            mailbox.put(frame(t * 10, 10));
+        }
         let taken = mailbox.take().expect("a frame waits");
-        mailbox.put_back(taken.clone());
-        assert_eq!(mailbox.take(), Some(taken.clone()));
-        mailbox.put(frame(3, 1));
-        mailbox.put_back(taken);
-        let again = mailbox.take().expect("a frame waits");
-        assert_eq!(again.newest.timestamp_ms, 3);
-        let kept: Vec<u64> = again.light_only.iter().map(|f| f.timestamp_ms).collect();
-        assert_eq!(kept, vec![1, 2]);
+        let kept: Vec<u64> = taken.light_only.iter().map(|f| f.timestamp_ms).collect();
+        assert_eq!(kept.len(), LIGHT_LANE_FRAMES);
+        assert_eq!((kept[0], kept[kept.len() - 1]), (0, 380));
+        let even = 380.0 / (LIGHT_LANE_FRAMES - 1) as f64;
+        for pair in kept.windows(2) {
+            assert!(pair[0] < pair[1], "in capture order: {kept:?}");
+            assert!(
+                (pair[1] - pair[0]) as f64 <= 2.0 * even,
+                "no long gap: {kept:?}"
+            );
+        }
     }
 }

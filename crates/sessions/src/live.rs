@@ -234,31 +234,26 @@ impl Drop for LiveStream {
 }
 
 impl Live {
-    /// Analyses frames until the mailbox is empty (one job per session at a time).
-    fn drain(&self) {
-        loop {
-            while let Some(frame) = self.mailbox.take() {
-                if self.analyse(frame) {
-                    return;
-                }
-            }
-            self.scheduled.store(false, Ordering::SeqCst);
-            // a frame put between the last take and the store above would wait for the next
-            // frame: take it now unless a new job was scheduled for it
-            let Some(frame) = self.mailbox.take() else {
-                return;
-            };
-            if self
+    /// Analyses the waiting frame, then goes to the back of the pool's queue if another came
+    /// meanwhile (one job per session at a time, and one analysis per turn: every session
+    /// streaming gets its turn before any gets a second).
+    fn drain(self: Arc<Self>) {
+        if let Some(frame) = self.mailbox.take()
+            && self.analyse(frame)
+        {
+            return;
+        }
+        self.scheduled.store(false, Ordering::SeqCst);
+        // a frame put before the store above found the session scheduled and left it to us
+        if self.mailbox.is_waiting()
+            && self
                 .scheduled
                 .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
-                .is_err()
-            {
-                self.mailbox.put_back(frame);
-                return;
-            }
-            if self.analyse(frame) {
-                return;
-            }
+                .is_ok()
+        {
+            let pool = &self.service.live.pool;
+            let live = self.clone();
+            pool.spawn(move || live.drain());
         }
     }
 

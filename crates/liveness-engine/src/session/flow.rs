@@ -20,6 +20,14 @@ const MIN_HOLD_FACES: usize = 10;
 /// model skips the frames the colours light; its median and 25th percentile over fewer than
 /// about a second of frames swing with a single odd frame).
 const MIN_MODEL_FACES: usize = 10;
+/// Capture time over which half of [`MIN_HOLD_FACES`] (or of [`MIN_MODEL_FACES`]) stands in
+/// for the whole count. The counts ask for enough frames that one odd frame does not sway the
+/// layers' medians and quartiles; a loaded server analyses each session's frames a second or
+/// more apart, and then ten faces would hold the verdict back ten seconds, while five spread
+/// over two seconds vary more than ten taken within one (at the full analysis rate the count
+/// comes first, so a session that is kept up with is judged as before). Issue 42: a verdict
+/// needs evidence, not a count of analysed frames.
+const SPREAD_FACES_SPAN_MS: u64 = 2_000;
 /// How much longer a passive hold runs, after asking for a slight head turn, when its motion
 /// was not enough to judge depth.
 pub const HOLD_EXTENSION_MS: u64 = 4_000;
@@ -141,15 +149,12 @@ impl LivenessSession {
             self.phase = Phase::Settling;
             return;
         }
-        let faces = layers::faces(&self.frames).count();
         let held = t.saturating_sub(since);
-        if held < self.config.passive_hold_ms || faces < MIN_HOLD_FACES {
+        if held < self.config.passive_hold_ms || !self.enough_faces(MIN_HOLD_FACES, |_| true) {
             return;
         }
-        let judged_by_model = layers::faces(&self.frames)
-            .filter(|f| f.anti_spoof.is_some())
-            .count();
-        if self.light_check_shown() && judged_by_model < MIN_MODEL_FACES {
+        let judged_by_model = |f: &FaceObservation| f.anti_spoof.is_some();
+        if self.light_check_shown() && !self.enough_faces(MIN_MODEL_FACES, judged_by_model) {
             // the model skipped the frames the colours lit: it needs a few unlit ones
             return;
         }
@@ -170,6 +175,22 @@ impl LivenessSession {
                 code: Guidance::TurnHeadSlightly,
             });
         }
+    }
+
+    /// Whether the analysed faces that `counted` picks number `count`, or half of it over at
+    /// least [`SPREAD_FACES_SPAN_MS`] of capture time.
+    fn enough_faces(&self, count: usize, counted: impl Fn(&FaceObservation) -> bool) -> bool {
+        let times: Vec<u64> = self
+            .frames
+            .iter()
+            .filter(|f| f.face.as_ref().is_some_and(&counted))
+            .map(|f| f.timestamp_ms)
+            .collect();
+        let span = match (times.first(), times.last()) {
+            (Some(first), Some(last)) => last - first,
+            _ => 0,
+        };
+        times.len() >= count || (times.len() >= count.div_ceil(2) && span >= SPREAD_FACES_SPAN_MS)
     }
 
     fn ask(&mut self, index: usize, t: u64, events: &mut Vec<LivenessEvent>) {
