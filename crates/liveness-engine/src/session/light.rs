@@ -65,18 +65,22 @@ impl LivenessSession {
     }
 
     /// Samples the light on a frame between two analysed ones while the sequence is shown,
-    /// in the last analysed face's box (at most one frame per [`LIGHT_SAMPLE_INTERVAL_MS`]):
-    /// the check wants every frame it can get, and this costs a decode, no inference.
-    /// `from_backlog`: the frame was set aside by an overloaded server's mailbox.
+    /// in the last analysed face's box (no two samples closer than
+    /// [`LIGHT_SAMPLE_INTERVAL_MS`]): the check wants every frame it can get, and this costs a
+    /// decode, no inference. The samples stay in capture order. `from_backlog`: the frame was
+    /// set aside by an overloaded server's mailbox.
     pub(super) fn sample_light(&mut self, jpeg: &[u8], t: u64, from_backlog: bool) {
         let (LightCheck::Sequence(sequence), Some(face_box)) = (&self.light, self.last_face_box)
         else {
             return;
         };
-        let due = self
-            .light_samples
-            .last()
-            .is_none_or(|(last, _)| t >= last + LIGHT_SAMPLE_INTERVAL_MS);
+        let at = self.light_samples.partition_point(|(kept, _)| *kept <= t);
+        let near = |i: usize| {
+            self.light_samples
+                .get(i)
+                .is_some_and(|(kept, _)| kept.abs_diff(t) < LIGHT_SAMPLE_INTERVAL_MS)
+        };
+        let due = !near(at) && (at == 0 || !near(at - 1));
         if !due || t > sequence.window_end_ms() || self.light_samples.len() >= MAX_LIGHT_SAMPLES {
             return;
         }
@@ -87,7 +91,7 @@ impl LivenessSession {
                 camera_locked: capture_time::read_camera_lock(jpeg),
                 ..LightSample::read(image.rgb(), &face_box)
             };
-            self.light_samples.push((t, sample));
+            self.light_samples.insert(at, (t, sample));
         }
     }
 

@@ -251,14 +251,25 @@ impl LivenessSession {
 
     /// Feeds what a worker took from the session's mailbox: the frames set aside while the
     /// screen's colours were shown are read by the light check only (a decode each, no
-    /// inference), then the newest frame goes through [`Self::push_frame`].
+    /// inference), in the last analysed face's box, and the newest frame goes through
+    /// [`Self::push_frame`]. Before the first face box, the newest frame goes first: its face
+    /// gives the box the set-aside frames are read in (a loaded server's first analysis of a
+    /// session can come a second or more into the colours).
     pub fn push_taken(&mut self, taken: &TakenFrame) -> Vec<LivenessEvent> {
-        if self.phase != Phase::Finished {
-            for frame in &taken.light_only {
-                self.sample_light(&frame.jpeg, frame.timestamp_ms, true);
+        let sample_set_aside = |session: &mut Self| {
+            if session.phase != Phase::Finished {
+                for frame in &taken.light_only {
+                    session.sample_light(&frame.jpeg, frame.timestamp_ms, true);
+                }
             }
+        };
+        if self.last_face_box.is_some() {
+            sample_set_aside(self);
+            return self.push_frame(&taken.newest.jpeg, taken.newest.timestamp_ms);
         }
-        self.push_frame(&taken.newest.jpeg, taken.newest.timestamp_ms)
+        let events = self.push_frame(&taken.newest.jpeg, taken.newest.timestamp_ms);
+        sample_set_aside(self);
+        events
     }
 
     /// Ends the session when the caller has no more frames (socket closed, recording over):
