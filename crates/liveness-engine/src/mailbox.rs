@@ -47,16 +47,14 @@ struct Slot {
 }
 
 impl Slot {
-    /// Sets `frame` aside for the light check if it was captured by `window_end_ms`, in
-    /// capture order; when that passes the bounds, thins the lane evenly until it fits again.
+    /// Sets `frame` (the newest replaced, so the lane stays in capture order) aside for the
+    /// light check if it was captured by `window_end_ms`; when that passes the bounds, thins
+    /// the lane evenly until it fits again.
     fn set_aside(&mut self, frame: PendingFrame, window_end_ms: u64) {
         if frame.timestamp_ms > window_end_ms || frame.jpeg.len() > LIGHT_LANE_BYTES {
             return;
         }
-        let at = self
-            .light_only
-            .partition_point(|f| f.timestamp_ms <= frame.timestamp_ms);
-        self.light_only.insert(at, frame);
+        self.light_only.push(frame);
         let mut bytes: usize = self.light_only.iter().map(|f| f.jpeg.len()).sum();
         while self.light_only.len() > LIGHT_LANE_FRAMES || bytes > LIGHT_LANE_BYTES {
             bytes -= self.light_only.remove(self.most_crowded()).jpeg.len();
@@ -67,9 +65,9 @@ impl Slot {
     /// earliest on a tie); the first and the last frame stay, so the lane keeps its span. With
     /// one or two frames, the oldest.
     fn most_crowded(&self) -> usize {
-        let times: Vec<u64> = self.light_only.iter().map(|f| f.timestamp_ms).collect();
-        (1..times.len().saturating_sub(1))
-            .min_by_key(|&i| times[i + 1] - times[i - 1])
+        let lane = &self.light_only;
+        (1..lane.len().saturating_sub(1))
+            .min_by_key(|&i| lane[i + 1].timestamp_ms - lane[i - 1].timestamp_ms)
             .unwrap_or(0)
     }
 }

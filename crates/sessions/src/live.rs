@@ -194,15 +194,7 @@ impl LiveStream {
         };
         let replaced = self.live.mailbox.put(PendingFrame { jpeg, timestamp_ms });
         self.live.service.live.counters.frame(replaced);
-        if self
-            .live
-            .scheduled
-            .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
-            .is_ok()
-        {
-            let live = self.live.clone();
-            self.live.service.live.pool.spawn(move || live.drain());
-        }
+        self.live.schedule();
         Ok(())
     }
 
@@ -245,15 +237,20 @@ impl Live {
         }
         self.scheduled.store(false, Ordering::SeqCst);
         // a frame put before the store above found the session scheduled and left it to us
-        if self.mailbox.is_waiting()
-            && self
-                .scheduled
-                .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
-                .is_ok()
+        if self.mailbox.is_waiting() {
+            self.schedule();
+        }
+    }
+
+    /// Queues this session's job on the pool unless one is queued or running already.
+    fn schedule(self: &Arc<Self>) {
+        if self
+            .scheduled
+            .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
         {
-            let pool = &self.service.live.pool;
             let live = self.clone();
-            pool.spawn(move || live.drain());
+            self.service.live.pool.spawn(move || live.drain());
         }
     }
 
