@@ -4,7 +4,8 @@
 //! frames sent per session, how many verdicts were `pass`, and the reason codes of the others
 //! (read with the key, as a backend would). Each frame carries its capture time
 //! (`liveness_engine::capture_time`) unless `FACEGATE_LOAD_STAMPS=0`; `FACEGATE_LOAD_VERBOSE=1`
-//! prints the layers of each session that did not pass.
+//! prints the layers of each session that did not pass. `FACEGATE_LOAD_CACHE=folder` keeps
+//! the rendered footage there between runs (empty it when the rendering camera changes).
 //!
 //! `FACEGATE_URL=http://127.0.0.1:8080 FACEGATE_KEY=fg_… cargo run --release -p
 //! facegate-blackbox-tests --example session_load -- 1 4 8 16 32` (bench/sessions.sh does it all).
@@ -46,11 +47,27 @@ fn main() {
     // each clip rendered once under every colour of the light check's palette (simulated
     // light of a live face at a screen-to-ambient ratio of 0.2), so the client does no
     // rendering while it streams
+    let cache = std::env::var_os("FACEGATE_LOAD_CACHE").map(std::path::PathBuf::from);
     let clips: Vec<live::PaletteFrames> = videos
         .iter()
         .enumerate()
         .map(|(i, v)| {
-            live::PaletteFrames::render(&video_frames(v, 15, 0.0, 8.0), 0.2, 150, i as u64)
+            let render =
+                || live::PaletteFrames::render(&video_frames(v, 15, 0.0, 8.0), 0.2, 150, i as u64);
+            let Some(dir) = &cache else {
+                return render();
+            };
+            let path = dir.join(format!("{v}-{i}.palette"));
+            if let Some(frames) = std::fs::read(&path)
+                .ok()
+                .and_then(|bytes| live::PaletteFrames::from_bytes(&bytes, 150))
+            {
+                return frames;
+            }
+            let frames = render();
+            std::fs::create_dir_all(dir).expect("FACEGATE_LOAD_CACHE: a writable folder");
+            std::fs::write(&path, frames.to_bytes()).expect("the rendering cached");
+            frames
         })
         .collect();
     println!(

@@ -10,6 +10,7 @@ pub mod database;
 pub mod footage;
 pub mod live;
 pub mod load;
+pub mod palette;
 pub mod receiver;
 pub mod server;
 

@@ -11,10 +11,11 @@ use tungstenite::{Message, WebSocket};
 
 use liveness_engine::Illumination;
 use liveness_engine::capture_time;
-use liveness_engine::illumination::{PALETTE, ScreenColor};
+use liveness_engine::illumination::PALETTE;
 use liveness_rig::light_camera::{LightCamera, Scene};
 
 pub use crate::footage::{labelled_frames, video_frames, with_sensor_noise};
+pub use crate::palette::PaletteFrames;
 
 /// What a streamed session saw.
 #[derive(Debug, Default)]
@@ -202,36 +203,6 @@ pub fn stream_lit_timed(
 /// office, 0.3 a dim room), seeded.
 pub fn live_camera(ratio: f32, seed: u64) -> LightCamera {
     LightCamera::new(crate::engine(), Scene::LiveFace, ratio, seed)
-}
-
-/// Footage rendered ahead of time under every palette colour and under none, so a load
-/// script can play many lit sessions without rendering while it streams: the light of the
-/// colour shown `delay_ms` earlier, looked up per frame (the rendering camera's model, with
-/// its noise drawn once per frame and colour).
-#[derive(Debug)]
-pub struct PaletteFrames {
-    /// Per footage frame: the frame under no light, then under each `PALETTE` colour.
-    variants: Vec<Vec<Vec<u8>>>,
-    delay_ms: u64,
-}
-
-impl PaletteFrames {
-    pub fn render(frames: &[Vec<u8>], ratio: f32, delay_ms: u64, seed: u64) -> Self {
-        let mut camera = live_camera(ratio, seed);
-        let colors: Vec<Option<ScreenColor>> = std::iter::once(None)
-            .chain(PALETTE.iter().map(|c| Some(ScreenColor(*c))))
-            .collect();
-        let variants = frames
-            .iter()
-            .map(|frame| {
-                colors
-                    .iter()
-                    .map(|c| camera.capture_under(frame, *c))
-                    .collect()
-            })
-            .collect();
-        Self { variants, delay_ms }
-    }
 }
 
 /// Like [`stream_lit`], with frames rendered ahead of time ([`PaletteFrames`]); each carries
