@@ -7,13 +7,16 @@
 //! capped the capacity with the light on at 24 sessions (docs/benchmarks.md). At a take a
 //! second (64 sessions on 2 cores, issue 42) the set-aside lane thins itself evenly over the
 //! whole second, and the hold takes five model-judged faces spread over two seconds for ten:
-//! the live sessions still pass, within the clip.
+//! the live sessions still pass, within the clip. A worker that is behind analyses a key frame
+//! a second while the colours show, and embeds every other face once it has two.
 
 mod common;
 
 use domain::Verdict;
 use facegate_liveness_engine::mailbox::{LatestFrame, PendingFrame, TakenFrame};
-use facegate_liveness_engine::{LightFinding, LightReading, SessionMode, VerdictReport};
+use facegate_liveness_engine::{
+    LIT_KEY_FRAME_GAP_MS, LightFinding, LightReading, SessionMode, VerdictReport,
+};
 use liveness_rig::light_camera::Scene;
 use rand::Rng;
 
@@ -38,6 +41,10 @@ struct Run {
     light: Option<LightReading>,
     /// Capture time of the frame that brought the verdict (`None`: the clip ran out first).
     verdict_at_ms: Option<u64>,
+    /// Capture times of the analysed frames captured while the colours showed.
+    lit_analyses_ms: Vec<u64>,
+    /// Per analysed face, in order: whether it was sampled for identity.
+    embedded: Vec<bool>,
 }
 
 /// One passive session of `case` whose worker takes a frame every `period_ms`, the first at
@@ -79,8 +86,20 @@ fn run_overloaded(case: &Case, set_aside: bool, period_ms: u64, first_take_ms: u
             break;
         }
     }
+    let window_end_ms = session.illumination().map_or(0, |s| s.window_end_ms());
+    let observations = session.observations();
     Run {
         name: case.name.clone(),
+        lit_analyses_ms: observations
+            .iter()
+            .map(|o| o.timestamp_ms)
+            .filter(|&t| t < window_end_ms)
+            .collect(),
+        embedded: observations
+            .iter()
+            .filter_map(|o| o.face.as_ref())
+            .map(|face| face.embedding.is_some())
+            .collect(),
         report: session.conclude(),
         light: session.light_reading(),
         verdict_at_ms,
@@ -162,6 +181,22 @@ fn an_overloaded_server_reads_the_light_from_the_frames_it_set_aside() {
         judged_alone <= 2,
         "{judged_alone} judged without the set-aside frames"
     );
+    for (_, run) in runs.iter().filter(|(set_aside, _)| *set_aside) {
+        // behind the session, the worker analysed a key frame a second while the colours
+        // showed, and read the other frames it took for the light only (issue 42)
+        let gaps: Vec<u64> = run
+            .lit_analyses_ms
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .collect();
+        assert!(
+            gaps.iter().all(|&gap| gap >= LIT_KEY_FRAME_GAP_MS),
+            "{}: analyses while lit at {:?} ms",
+            run.name,
+            run.lit_analyses_ms
+        );
+        assert!(!run.lit_analyses_ms.is_empty(), "{}", run.name);
+    }
 }
 
 /// Sessions of the held-back live cases whose worker takes a frame a second, the first at
@@ -184,6 +219,24 @@ fn saturated_runs(label: &str, first_take_ms: u64) -> Vec<Run> {
 #[test]
 fn a_server_that_analyses_each_session_once_a_second_still_passes_live_faces() {
     for run in saturated_runs("a take a second", 0) {
+        // analyses a second apart: after the first two samples, every other face is
+        // sampled for identity, never two in a row (issue 42)
+        let after_two = run
+            .embedded
+            .iter()
+            .scan(0, |seen, &embedded| {
+                *seen += usize::from(embedded);
+                Some((*seen, embedded))
+            })
+            .skip_while(|(seen, _)| *seen < 2)
+            .map(|(_, embedded)| embedded)
+            .collect::<Vec<_>>();
+        assert!(
+            after_two.windows(2).all(|w| !(w[0] && w[1])) && after_two.iter().skip(1).any(|&e| e),
+            "{}: faces sampled for identity {:?}",
+            run.name,
+            run.embedded
+        );
         // measured (2026-11-27): every session at 10.0 s of capture time, 51–56 light frames;
         // with the 8-frame lane that kept its oldest frames and ten model-judged faces, 15.0 s
         // and 30–34 light frames, with chance bars up to 0.89

@@ -87,6 +87,12 @@ impl FrameIntake {
         self.last_watched = Some(t);
     }
 
+    /// Whether a frame was analysed less than `gap_ms` of capture time before `t`.
+    pub(super) fn analysed_within(&self, t: u64, gap_ms: u64) -> bool {
+        self.last_analysed
+            .is_some_and(|last| t.saturating_sub(last) < gap_ms)
+    }
+
     /// Counts a refused frame; `true` once the session has seen too many.
     pub(super) fn count_invalid(&mut self, config: &LivenessConfig) -> bool {
         self.invalid_frames += 1;

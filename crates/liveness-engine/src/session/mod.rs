@@ -1,11 +1,12 @@
 //! One liveness session: fed one JPEG frame at a time with its capture timestamp, it admits or
 //! drops the frame (`intake`), analyses it, moves the challenge flow or the passive hold on
-//! (`flow`), and finally fuses the layers into a verdict. Memory is bounded: observations are
-//! small and capped, the only frame kept is the portrait candidate (`portrait`), and frames
+//! (`flow`), and finally fuses the layers into a verdict (`ending`). Memory is bounded:
+//! observations are small and capped, the only frame kept is the portrait candidate (`portrait`), and frames
 //! beyond the analysis rate are dropped undecoded, except while a blink is asked: then they
 //! are watched (eye openness read, nothing kept), since a blink can fall between two analysed
 //! frames.
 
+mod ending;
 mod flow;
 mod intake;
 mod light;
@@ -20,17 +21,16 @@ use crate::challenge::{Baseline, ChallengeKind, ChallengeTracker, draw_challenge
 use crate::config::{LivenessConfig, SessionMode};
 use crate::error::LivenessError;
 use crate::events::{Guidance, LivenessEvent};
-use crate::fusion::{EndReason, VerdictReport, fuse};
+use crate::fusion::{EndReason, VerdictReport};
 use crate::illumination::Illumination;
 use crate::illumination::reading::LightReading;
 use crate::illumination::sample::LightSample;
-use crate::layers;
 use crate::mailbox::TakenFrame;
 use crate::motion::parallax::{FacePatch, ParallaxTracker};
 use crate::observation::{Analysis, FrameObservation, observe, observe_action};
 
 use intake::{Admission, FrameIntake};
-pub use light::LightCheck;
+pub use light::{LIT_KEY_FRAME_GAP_MS, LightCheck};
 use portrait::PortraitCandidate;
 
 /// Faces counted with the all-faces detector every this many analysed frames.
@@ -42,6 +42,11 @@ const COUNT_ALL_EVERY: usize = 5;
 const ANTI_SPOOF_EVERY: usize = 2;
 /// Capture time between frames sampled for identity.
 const EMBED_EVERY_MS: u64 = 500;
+/// Frames sampled for identity before [`EMBED_EVERY_MS`] alone decides. After them, a session
+/// whose frames are analysed further apart than that (a loaded server) embeds every other
+/// analysed face, not each one: the consistency layer compares any two, and the embedding is
+/// the dearest model of a frame (issue 42). At the full analysis rate the 500 ms come first.
+const EMBEDDINGS_BEFORE_ALTERNATING: usize = 2;
 /// Most frames sampled for identity.
 const MAX_EMBEDDINGS: usize = 10;
 
@@ -222,6 +227,13 @@ impl LivenessSession {
     /// Feeds one frame captured at `timestamp_ms`; returns the events it caused (none for a
     /// frame dropped by sampling, none at all once the verdict was given).
     pub fn push_frame(&mut self, jpeg: &[u8], timestamp_ms: u64) -> Vec<LivenessEvent> {
+        self.push(jpeg, timestamp_ms, false)
+    }
+
+    /// [`Self::push_frame`]; `behind`: the server fell behind this session (it set frames
+    /// aside), so while the colours show a frame due for analysis may be read for the light
+    /// only ([`Self::light_only_turn`]).
+    fn push(&mut self, jpeg: &[u8], timestamp_ms: u64, behind: bool) -> Vec<LivenessEvent> {
         let mut events = Vec::new();
         if self.phase == Phase::Finished {
             return events;
@@ -241,6 +253,9 @@ impl LivenessSession {
             Admission::Watch => self.watch(jpeg, timestamp_ms, &mut events),
             Admission::SessionOver => self.finish(EndReason::SessionTimeout, &mut events),
             Admission::Refused(code) => self.refuse(code, &mut events),
+            Admission::Analyse if behind && self.light_only_turn(timestamp_ms) => {
+                self.sample_light(jpeg, timestamp_ms, false)
+            }
             Admission::Analyse => match self.analyse(jpeg, timestamp_ms) {
                 Some(observation) => self.advance(observation, jpeg, &mut events),
                 None => self.refuse(Guidance::InvalidFrame, &mut events),
@@ -254,8 +269,11 @@ impl LivenessSession {
     /// inference), in the last analysed face's box, and the newest frame goes through
     /// [`Self::push_frame`]. Before the first face box, the newest frame goes first: its face
     /// gives the box the set-aside frames are read in (a loaded server's first analysis of a
-    /// session can come a second or more into the colours).
+    /// session can come a second or more into the colours). Frames set aside mean the server
+    /// fell behind: then, while the colours show, the newest frame is analysed only as a key
+    /// frame that renews the face box ([`Self::light_only_turn`]).
     pub fn push_taken(&mut self, taken: &TakenFrame) -> Vec<LivenessEvent> {
+        let behind = !taken.light_only.is_empty();
         let sample_set_aside = |session: &mut Self| {
             if session.phase != Phase::Finished {
                 for frame in &taken.light_only {
@@ -263,31 +281,14 @@ impl LivenessSession {
                 }
             }
         };
+        let (jpeg, t) = (&taken.newest.jpeg, taken.newest.timestamp_ms);
         if self.last_face_box.is_some() {
             sample_set_aside(self);
-            return self.push_frame(&taken.newest.jpeg, taken.newest.timestamp_ms);
+            return self.push(jpeg, t, behind);
         }
-        let events = self.push_frame(&taken.newest.jpeg, taken.newest.timestamp_ms);
+        let events = self.push(jpeg, t, behind);
         sample_set_aside(self);
         events
-    }
-
-    /// Ends the session when the caller has no more frames (socket closed, recording over):
-    /// the verdict rests on what was seen and cannot be `pass`. Nothing when already ended.
-    pub fn close(&mut self) -> Vec<LivenessEvent> {
-        let mut events = Vec::new();
-        self.finish(EndReason::StreamEnded, &mut events);
-        events
-    }
-
-    /// The verdict, closing the session first if it has not ended yet.
-    pub fn conclude(&mut self) -> VerdictReport {
-        self.close();
-        let report = self.verdict.get_or_insert_with(|| {
-            // `finish` always stores a verdict; this only keeps the method free of a panic
-            fuse(self.mode, Vec::new(), EndReason::StreamEnded)
-        });
-        report.clone()
     }
 
     fn refuse(&mut self, code: Guidance, events: &mut Vec<LivenessEvent>) {
@@ -315,7 +316,8 @@ impl LivenessSession {
             embedding: self.embeddings < MAX_EMBEDDINGS
                 && self
                     .last_embedding_at
-                    .is_none_or(|t| timestamp_ms - t >= EMBED_EVERY_MS),
+                    .is_none_or(|t| timestamp_ms - t >= EMBED_EVERY_MS)
+                && (self.embeddings < EMBEDDINGS_BEFORE_ALTERNATING || !self.last_face_embedded()),
         };
         let mut observation = observe(&self.engine, &image, timestamp_ms, analysis).ok()?;
         self.keep_light(jpeg, timestamp_ms, observation.face.as_ref());
@@ -333,6 +335,14 @@ impl LivenessSession {
             None => self.parallax.clear(),
         }
         Some(observation)
+    }
+
+    /// Whether the last analysed frame's face was sampled for identity.
+    fn last_face_embedded(&self) -> bool {
+        self.frames
+            .last()
+            .and_then(|f| f.face.as_ref())
+            .is_some_and(|face| face.embedding.is_some())
     }
 
     /// Reads only what the challenge being asked needs from a frame between two analysed
@@ -362,40 +372,5 @@ impl LivenessSession {
         }
         self.frames.push(obs);
         self.step(t, events);
-    }
-
-    fn finish(&mut self, end_reason: EndReason, events: &mut Vec<LivenessEvent>) {
-        if self.phase == Phase::Finished {
-            return;
-        }
-        self.phase = Phase::Finished;
-        let light = self.light_reading();
-        let mut scores = Vec::with_capacity(5);
-        if self.mode == SessionMode::Active {
-            scores.push(layers::challenge_response::score(&self.trackers));
-        }
-        scores.push(layers::anti_spoof::score(&self.frames, light.as_ref()));
-        scores.push(layers::injection::score(
-            &self.frames,
-            &self.intake.timing,
-            light.as_ref(),
-        ));
-        scores.push(layers::consistency::score(&self.frames));
-        scores.push(layers::motion::score(
-            &self.frames,
-            light.as_ref(),
-            self.mode == SessionMode::Active,
-        ));
-        if let Some(reading) = light.filter(|l| l.finding.evidence() == layers::Evidence::None) {
-            // too little to judge: say what would give the check its light, or its room
-            let code = match reading.finding {
-                crate::LightFinding::NoRoom => Guidance::MoveBack,
-                _ => Guidance::MoreScreenLight,
-            };
-            events.push(LivenessEvent::Guidance { code });
-        }
-        let report = fuse(self.mode, scores, end_reason);
-        self.verdict = Some(report.clone());
-        events.push(LivenessEvent::Verdict(report));
     }
 }

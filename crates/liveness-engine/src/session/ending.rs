@@ -1,0 +1,65 @@
+//! How a session ends: closed by the caller (no more frames, never `pass`), or finished by
+//! its flow, a limit or a timeout; the layers are scored over what was seen and fused into
+//! the verdict.
+
+use crate::config::SessionMode;
+use crate::events::{Guidance, LivenessEvent};
+use crate::fusion::{EndReason, VerdictReport, fuse};
+use crate::layers;
+
+use super::{LivenessSession, Phase};
+
+impl LivenessSession {
+    /// Ends the session when the caller has no more frames (socket closed, recording over):
+    /// the verdict rests on what was seen and cannot be `pass`. Nothing when already ended.
+    pub fn close(&mut self) -> Vec<LivenessEvent> {
+        let mut events = Vec::new();
+        self.finish(EndReason::StreamEnded, &mut events);
+        events
+    }
+
+    /// The verdict, closing the session first if it has not ended yet.
+    pub fn conclude(&mut self) -> VerdictReport {
+        self.close();
+        let report = self.verdict.get_or_insert_with(|| {
+            // `finish` always stores a verdict; this only keeps the method free of a panic
+            fuse(self.mode, Vec::new(), EndReason::StreamEnded)
+        });
+        report.clone()
+    }
+
+    pub(super) fn finish(&mut self, end_reason: EndReason, events: &mut Vec<LivenessEvent>) {
+        if self.phase == Phase::Finished {
+            return;
+        }
+        self.phase = Phase::Finished;
+        let light = self.light_reading();
+        let mut scores = Vec::with_capacity(5);
+        if self.mode == SessionMode::Active {
+            scores.push(layers::challenge_response::score(&self.trackers));
+        }
+        scores.push(layers::anti_spoof::score(&self.frames, light.as_ref()));
+        scores.push(layers::injection::score(
+            &self.frames,
+            &self.intake.timing,
+            light.as_ref(),
+        ));
+        scores.push(layers::consistency::score(&self.frames));
+        scores.push(layers::motion::score(
+            &self.frames,
+            light.as_ref(),
+            self.mode == SessionMode::Active,
+        ));
+        if let Some(reading) = light.filter(|l| l.finding.evidence() == layers::Evidence::None) {
+            // too little to judge: say what would give the check its light, or its room
+            let code = match reading.finding {
+                crate::LightFinding::NoRoom => Guidance::MoveBack,
+                _ => Guidance::MoreScreenLight,
+            };
+            events.push(LivenessEvent::Guidance { code });
+        }
+        let report = fuse(self.mode, scores, end_reason);
+        self.verdict = Some(report.clone());
+        events.push(LivenessEvent::Verdict(report));
+    }
+}
