@@ -15,6 +15,9 @@ use std::time::{Duration, Instant};
 use facegate_blackbox_tests::live::{self, video_frames};
 use serde_json::json;
 
+/// Display-to-camera delay of the rendered light.
+const LIGHT_DELAY_MS: u64 = 150;
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
@@ -52,22 +55,22 @@ fn main() {
         .iter()
         .enumerate()
         .map(|(i, v)| {
-            let render =
-                || live::PaletteFrames::render(&video_frames(v, 15, 0.0, 8.0), 0.2, 150, i as u64);
-            let Some(dir) = &cache else {
-                return render();
+            let render = || {
+                live::PaletteFrames::render(
+                    &video_frames(v, 15, 0.0, 8.0),
+                    0.2,
+                    LIGHT_DELAY_MS,
+                    i as u64,
+                )
             };
-            let path = dir.join(format!("{v}-{i}.palette"));
-            if let Some(frames) = std::fs::read(&path)
-                .ok()
-                .and_then(|bytes| live::PaletteFrames::from_bytes(&bytes, 150))
-            {
-                return frames;
+            match &cache {
+                Some(dir) => live::PaletteFrames::kept_in(
+                    &dir.join(format!("{v}-{i}")),
+                    LIGHT_DELAY_MS,
+                    render,
+                ),
+                None => render(),
             }
-            let frames = render();
-            std::fs::create_dir_all(dir).expect("FACEGATE_LOAD_CACHE: a writable folder");
-            std::fs::write(&path, frames.to_bytes()).expect("the rendering cached");
-            frames
         })
         .collect();
     println!(

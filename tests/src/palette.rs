@@ -1,6 +1,8 @@
 //! Footage rendered ahead of time under every colour of the light check's palette, for load
 //! scripts that stream many lit sessions without rendering while they stream; the rendering can
-//! be kept between runs as bytes.
+//! be kept between runs, as JPEG files in a folder.
+
+use std::path::Path;
 
 use liveness_engine::illumination::{PALETTE, ScreenColor};
 
@@ -35,42 +37,27 @@ impl PaletteFrames {
         Self { variants, delay_ms }
     }
 
-    /// The frames as bytes: each frame's variant count, then each variant's length and bytes
-    /// (little-endian `u32`s), for a load script that keeps its rendering between runs.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = Vec::new();
-        for variants in &self.variants {
-            bytes.extend_from_slice(&(variants.len() as u32).to_le_bytes());
-            for jpeg in variants {
-                bytes.extend_from_slice(&(jpeg.len() as u32).to_le_bytes());
-                bytes.extend_from_slice(jpeg);
+    /// The frames kept in `dir` by an earlier run (one JPEG file per frame and colour), or
+    /// else `render()`'s, then kept there for the next run; `delay_ms` as [`Self::render`]'s.
+    pub fn kept_in(dir: &Path, delay_ms: u64, render: impl FnOnce() -> Self) -> Self {
+        let file = |frame: usize, variant: usize| dir.join(format!("{frame:04}-{variant}.jpg"));
+        let variants: Vec<Vec<Vec<u8>>> = (0..)
+            .map_while(|frame| {
+                (0..=PALETTE.len())
+                    .map(|variant| std::fs::read(file(frame, variant)).ok())
+                    .collect::<Option<Vec<_>>>()
+            })
+            .collect();
+        if !variants.is_empty() {
+            return Self { variants, delay_ms };
+        }
+        let rendered = render();
+        std::fs::create_dir_all(dir).expect("a writable folder for the rendered footage");
+        for (frame, variants) in rendered.variants.iter().enumerate() {
+            for (variant, jpeg) in variants.iter().enumerate() {
+                std::fs::write(file(frame, variant), jpeg).expect("the rendered footage kept");
             }
         }
-        bytes
-    }
-
-    /// Frames written by [`Self::to_bytes`], shown `delay_ms` after their colour; `None` when
-    /// the bytes end early.
-    pub fn from_bytes(mut bytes: &[u8], delay_ms: u64) -> Option<Self> {
-        fn take<'a>(bytes: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
-            let (head, rest) = bytes.split_at_checked(n)?;
-            *bytes = rest;
-            Some(head)
-        }
-        let read_u32 = |bytes: &mut &[u8]| {
-            take(bytes, 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
-        };
-        let mut variants = Vec::new();
-        while !bytes.is_empty() {
-            let count = read_u32(&mut bytes)?;
-            let frame = (0..count)
-                .map(|_| {
-                    let len = read_u32(&mut bytes)?;
-                    take(&mut bytes, len).map(<[u8]>::to_vec)
-                })
-                .collect::<Option<Vec<_>>>()?;
-            variants.push(frame);
-        }
-        Some(Self { variants, delay_ms })
+        rendered
     }
 }

@@ -184,13 +184,10 @@ fn an_overloaded_server_reads_the_light_from_the_frames_it_set_aside() {
     for (_, run) in runs.iter().filter(|(set_aside, _)| *set_aside) {
         // behind the session, the worker analysed a key frame a second while the colours
         // showed, and read the other frames it took for the light only (issue 42)
-        let gaps: Vec<u64> = run
-            .lit_analyses_ms
-            .windows(2)
-            .map(|w| w[1] - w[0])
-            .collect();
         assert!(
-            gaps.iter().all(|&gap| gap >= LIT_KEY_FRAME_GAP_MS),
+            run.lit_analyses_ms
+                .windows(2)
+                .all(|w| w[1] - w[0] >= LIT_KEY_FRAME_GAP_MS),
             "{}: analyses while lit at {:?} ms",
             run.name,
             run.lit_analyses_ms
@@ -221,18 +218,11 @@ fn a_server_that_analyses_each_session_once_a_second_still_passes_live_faces() {
     for run in saturated_runs("a take a second", 0) {
         // analyses a second apart: after the first two samples, every other face is
         // sampled for identity, never two in a row (issue 42)
-        let after_two = run
-            .embedded
-            .iter()
-            .scan(0, |seen, &embedded| {
-                *seen += usize::from(embedded);
-                Some((*seen, embedded))
-            })
-            .skip_while(|(seen, _)| *seen < 2)
-            .map(|(_, embedded)| embedded)
-            .collect::<Vec<_>>();
+        let second = (0..run.embedded.len()).filter(|&i| run.embedded[i]).nth(1);
+        let after_two = second.map_or(&[][..], |i| &run.embedded[i..]);
         assert!(
-            after_two.windows(2).all(|w| !(w[0] && w[1])) && after_two.iter().skip(1).any(|&e| e),
+            after_two.windows(2).all(|w| !(w[0] && w[1]))
+                && after_two.get(1..).is_some_and(|rest| rest.contains(&true)),
             "{}: faces sampled for identity {:?}",
             run.name,
             run.embedded

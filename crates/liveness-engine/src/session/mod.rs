@@ -1,10 +1,10 @@
 //! One liveness session: fed one JPEG frame at a time with its capture timestamp, it admits or
 //! drops the frame (`intake`), analyses it, moves the challenge flow or the passive hold on
 //! (`flow`), and finally fuses the layers into a verdict (`ending`). Memory is bounded:
-//! observations are small and capped, the only frame kept is the portrait candidate (`portrait`), and frames
-//! beyond the analysis rate are dropped undecoded, except while a blink is asked: then they
-//! are watched (eye openness read, nothing kept), since a blink can fall between two analysed
-//! frames.
+//! observations are small and capped, the only frame kept is the portrait candidate
+//! (`portrait`), and frames beyond the analysis rate are dropped undecoded, except while a
+//! blink is asked: then they are watched (eye openness read, nothing kept), since a blink can
+//! fall between two analysed frames.
 
 mod ending;
 mod flow;
@@ -245,17 +245,21 @@ impl LivenessSession {
                 .is_some_and(ChallengeTracker::needs_every_frame),
             _ => false,
         };
-        match self
+        let admission = match self
             .intake
             .admit(&self.config, jpeg, timestamp_ms, watching)
         {
+            // behind the session while the colours show: sampled out down to the key frames
+            Admission::Analyse if behind && self.light_only_turn(timestamp_ms) => {
+                Admission::SampledOut
+            }
+            admission => admission,
+        };
+        match admission {
             Admission::SampledOut => self.sample_light(jpeg, timestamp_ms, false),
             Admission::Watch => self.watch(jpeg, timestamp_ms, &mut events),
             Admission::SessionOver => self.finish(EndReason::SessionTimeout, &mut events),
             Admission::Refused(code) => self.refuse(code, &mut events),
-            Admission::Analyse if behind && self.light_only_turn(timestamp_ms) => {
-                self.sample_light(jpeg, timestamp_ms, false)
-            }
             Admission::Analyse => match self.analyse(jpeg, timestamp_ms) {
                 Some(observation) => self.advance(observation, jpeg, &mut events),
                 None => self.refuse(Guidance::InvalidFrame, &mut events),
