@@ -5,6 +5,7 @@
 # `FACEGATE_BIN=path` serves another build of the binary (a before/after run);
 # `FACEGATE_LOAD_STAMPS=0` sends frames without their capture time (timed by arrival).
 # `FACEGATE_LOAD_CACHE=folder` keeps the load generator's rendered footage between runs.
+# `FACEGATE_LOAD_SPREAD_S=seconds` starts the sessions evenly over that time, not all at once.
 set -euo pipefail
 [ $# -gt 0 ] || set -- 1 4 8 16 32
 cd "$(dirname "$0")/.."

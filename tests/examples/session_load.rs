@@ -6,6 +6,9 @@
 //! (`liveness_engine::capture_time`) unless `FACEGATE_LOAD_STAMPS=0`; `FACEGATE_LOAD_VERBOSE=1`
 //! prints the layers of each session that did not pass. `FACEGATE_LOAD_CACHE=folder` keeps
 //! the rendered footage there between runs (empty it when the rendering camera changes).
+//! `FACEGATE_LOAD_SPREAD_S=seconds` starts the N sessions evenly over that time instead of all
+//! at once (arrivals spread out, as a service's users come); each session's time to verdict
+//! still counts from its own start.
 //!
 //! `FACEGATE_URL=http://127.0.0.1:8080 FACEGATE_KEY=fg_… cargo run --release -p
 //! facegate-blackbox-tests --example session_load -- 1 4 8 16 32` (bench/sessions.sh does it all).
@@ -41,6 +44,10 @@ fn main() {
     // frames carry their capture time, as the web UI's do; FACEGATE_LOAD_STAMPS=0 leaves them
     // out, so the server times them by arrival (a before/after on one binary)
     let stamped = std::env::var("FACEGATE_LOAD_STAMPS").map_or(true, |v| v != "0");
+    let spread = std::env::var("FACEGATE_LOAD_SPREAD_S")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .map_or(Duration::ZERO, Duration::from_secs_f64);
     let videos = [
         "webcam-man-1",
         "expressions-woman-1",
@@ -84,6 +91,7 @@ fn main() {
                 .map(|i| {
                     let (base_url, key, frames) = (&base_url, &key, &clips[i % clips.len()]);
                     scope.spawn(move || {
+                        std::thread::sleep(spread.mul_f64(i as f64 / n as f64));
                         let created = facegate_blackbox_tests::create_managed_session_at(
                             base_url,
                             key,

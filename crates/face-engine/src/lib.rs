@@ -37,6 +37,7 @@ pub use measures::{Keypoints, Pose, Quality};
 pub use mesh::Mesh;
 pub use portrait::{PhotoQuality, Portrait};
 
+use geometry::BoundingBox;
 use manifest::ModelSet;
 
 /// `file@sha256-prefix` of the manifest's embedder.
@@ -218,7 +219,14 @@ impl FaceEngine {
 
     /// Probability in 0..1 that `face` is a live face rather than a print or a screen.
     pub fn anti_spoof(&self, image: &Image, face: &Face) -> EngineResult<f32> {
-        self.anti_spoof_with(image, face, ColourCast::AsCaptured)
+        self.anti_spoof_in_box(image, &face.bbox)
+    }
+
+    /// [`Self::anti_spoof`] of the face in `bbox`, a box found on an earlier frame of the same
+    /// stream: the model's view is the box ×2.7, so a face that moved a little since stays in
+    /// it. No detector and no mesh run (a liveness session behind its frames, issue 42).
+    pub fn anti_spoof_in_box(&self, image: &Image, bbox: &BoundingBox) -> EngineResult<f32> {
+        antispoof::real_probability(&self.models, image.rgb(), bbox, ColourCast::AsCaptured)
     }
 
     /// [`Self::anti_spoof`] with the model's input coloured as `cast` says.

@@ -38,12 +38,16 @@ pub struct PendingFrame {
 pub struct TakenFrame {
     pub newest: PendingFrame,
     pub light_only: Vec<PendingFrame>,
+    /// Frames replaced since the last take, set aside or not: more than none means the
+    /// server fell behind the session.
+    pub replaced: usize,
 }
 
 #[derive(Debug, Default)]
 struct Slot {
     newest: Option<PendingFrame>,
     light_only: Vec<PendingFrame>,
+    replaced: usize,
 }
 
 impl Slot {
@@ -113,6 +117,7 @@ impl LatestFrame {
             return false;
         };
         self.dropped.fetch_add(1, Ordering::Relaxed);
+        slot.replaced += 1;
         slot.set_aside(replaced, self.light_window_end_ms);
         true
     }
@@ -127,6 +132,7 @@ impl LatestFrame {
         Some(TakenFrame {
             newest,
             light_only: std::mem::take(&mut slot.light_only),
+            replaced: std::mem::take(&mut slot.replaced),
         })
     }
 
@@ -165,8 +171,11 @@ mod tests {
         let taken = mailbox.take().expect("a frame waits");
         assert_eq!(taken.newest, frame(3, 1));
         assert!(taken.light_only.is_empty());
+        assert_eq!(taken.replaced, 2);
         assert_eq!(mailbox.take(), None);
         assert_eq!(mailbox.dropped(), 2);
+        mailbox.put(frame(4, 1));
+        assert_eq!(mailbox.take().map(|t| t.replaced), Some(0));
     }
 
     #[test]

@@ -22,6 +22,16 @@ pub const RIGID_POINTS: [usize; 26] = [
     10, 152, 234, 454, 127, 356, 93, 323, 132, 361, 175, // forehead, chin, contour
 ];
 
+/// A frame the anti-spoof model judged in the face box of an earlier analysed frame, with no
+/// detector and no mesh run on it (a session whose server fell behind, after the colours:
+/// `session::key_frames`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CarriedBoxJudgement {
+    pub timestamp_ms: u64,
+    /// The model's live probability.
+    pub live_probability: f32,
+}
+
 /// Why a frame produced no face observation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FrameProblem {

@@ -8,14 +8,15 @@
 //! second (64 sessions on 2 cores, issue 42) the set-aside lane thins itself evenly over the
 //! whole second, and the hold takes five model-judged faces spread over two seconds for ten:
 //! the live sessions still pass, within the clip. A worker that is behind analyses a key frame
-//! a second while the colours show, and embeds every other face once it has two.
+//! a second while the colours show, and embeds every other face once it has two; after the
+//! colours, it judges the frames between key frames by the anti-spoof model alone.
 
 mod common;
 
 use domain::Verdict;
 use facegate_liveness_engine::mailbox::{LatestFrame, PendingFrame, TakenFrame};
 use facegate_liveness_engine::{
-    LIT_KEY_FRAME_GAP_MS, LightFinding, LightReading, SessionMode, VerdictReport,
+    KEY_FRAME_GAP_MS, LightFinding, LightReading, SessionMode, VerdictReport,
 };
 use liveness_rig::light_camera::Scene;
 use rand::Rng;
@@ -41,8 +42,12 @@ struct Run {
     light: Option<LightReading>,
     /// Capture time of the frame that brought the verdict (`None`: the clip ran out first).
     verdict_at_ms: Option<u64>,
-    /// Capture times of the analysed frames captured while the colours showed.
-    lit_analyses_ms: Vec<u64>,
+    /// Capture times of the analysed frames.
+    analyses_ms: Vec<u64>,
+    /// Capture times of the frames the anti-spoof model judged in a carried face box.
+    carried_ms: Vec<u64>,
+    /// Capture time the colours' window ends at.
+    window_end_ms: u64,
     /// Per analysed face, in order: whether it was sampled for identity.
     embedded: Vec<bool>,
 }
@@ -75,8 +80,10 @@ fn run_overloaded(case: &Case, set_aside: bool, period_ms: u64, first_take_ms: u
         };
         let taken = match set_aside {
             true => taken,
+            // the server before the lane: it analysed every frame it took
             false => TakenFrame {
                 light_only: Vec::new(),
+                replaced: 0,
                 ..taken
             },
         };
@@ -90,11 +97,13 @@ fn run_overloaded(case: &Case, set_aside: bool, period_ms: u64, first_take_ms: u
     let observations = session.observations();
     Run {
         name: case.name.clone(),
-        lit_analyses_ms: observations
+        analyses_ms: observations.iter().map(|o| o.timestamp_ms).collect(),
+        carried_ms: session
+            .carried_box_judgements()
             .iter()
-            .map(|o| o.timestamp_ms)
-            .filter(|&t| t < window_end_ms)
+            .map(|j| j.timestamp_ms)
             .collect(),
+        window_end_ms,
         embedded: observations
             .iter()
             .filter_map(|o| o.face.as_ref())
@@ -182,18 +191,45 @@ fn an_overloaded_server_reads_the_light_from_the_frames_it_set_aside() {
         "{judged_alone} judged without the set-aside frames"
     );
     for (_, run) in runs.iter().filter(|(set_aside, _)| *set_aside) {
-        // behind the session, the worker analysed a key frame a second while the colours
-        // showed, and read the other frames it took for the light only (issue 42)
-        assert!(
-            run.lit_analyses_ms
-                .windows(2)
-                .all(|w| w[1] - w[0] >= LIT_KEY_FRAME_GAP_MS),
-            "{}: analyses while lit at {:?} ms",
-            run.name,
-            run.lit_analyses_ms
-        );
-        assert!(!run.lit_analyses_ms.is_empty(), "{}", run.name);
+        assert_key_frames_only(run);
     }
+}
+
+/// Behind the session, the worker analysed a key frame a second while the colours showed, and
+/// read the other frames it took for the light only; after the colours, it judged the frames
+/// between key frames by the anti-spoof model alone, in the key frame's face box (issue 42).
+fn assert_key_frames_only(run: &Run) {
+    let lit: Vec<u64> = run
+        .analyses_ms
+        .iter()
+        .copied()
+        .filter(|&t| t < run.window_end_ms)
+        .collect();
+    let one_a_second = |times: &[u64]| times.windows(2).all(|w| w[1] - w[0] >= KEY_FRAME_GAP_MS);
+    assert!(
+        !lit.is_empty() && one_a_second(&lit),
+        "{}: analyses while lit at {lit:?} ms",
+        run.name
+    );
+    let first_carried = run.carried_ms.first().copied();
+    assert!(
+        first_carried.is_some_and(|t| t >= run.window_end_ms),
+        "{}: judged in a carried box at {:?} ms, the colours' window ends at {} ms",
+        run.name,
+        run.carried_ms,
+        run.window_end_ms
+    );
+    let after: Vec<u64> = run
+        .analyses_ms
+        .iter()
+        .copied()
+        .filter(|&t| first_carried.is_some_and(|first| t > first))
+        .collect();
+    assert!(
+        one_a_second(&after),
+        "{}: analyses after the first carried judgement at {after:?} ms",
+        run.name
+    );
 }
 
 /// Sessions of the held-back live cases whose worker takes a frame a second, the first at

@@ -1,6 +1,7 @@
 //! Layer 2, anti-spoof: the passive print/screen model over the analysed faces it ran on (every
-//! second analysed frame, see the session), aggregated by the median so a few odd frames (blur,
-//! a hand passing) cannot swing it either way.
+//! second analysed frame, see the session) and the frames it judged in a carried face box (a
+//! session its server fell behind), aggregated by the median so a few odd frames (blur, a hand
+//! passing) cannot swing it either way.
 //!
 //! Score: the median live probability, rescaled so that the model's live range maps to 1,
 //! and held in doubt (at most [`DOUBT_SCORE`]) when a quarter of the frames look like a print
@@ -27,7 +28,7 @@ use domain::ReasonCode;
 
 use super::{Layer, LayerScore, faces, quantile, ramp};
 use crate::illumination::reading::LightReading;
-use crate::observation::FrameObservation;
+use crate::observation::{CarriedBoxJudgement, FrameObservation};
 
 /// Median live probability below which the frames are taken for a print or screen.
 pub const ATTACK_MEDIAN: f32 = 0.05;
@@ -49,9 +50,18 @@ pub const CLOSE_FACE_SCORE: f32 = 0.7;
 pub const LIVE_MEDIAN: f32 = 0.5;
 const MIN_FRAMES: usize = 5;
 
-/// The layer over `frames`; `light` is the light check's reading (none when it is off).
-pub fn score(frames: &[FrameObservation], light: Option<&LightReading>) -> LayerScore {
-    let mut values: Vec<f32> = faces(frames).filter_map(|f| f.anti_spoof).collect();
+/// The layer over `frames` and the frames judged in a carried face box (`carried`, whose box,
+/// brightness and view are those of the analysed faces); `light` is the light check's reading
+/// (none when it is off).
+pub fn score(
+    frames: &[FrameObservation],
+    carried: &[CarriedBoxJudgement],
+    light: Option<&LightReading>,
+) -> LayerScore {
+    let mut values: Vec<f32> = faces(frames)
+        .filter_map(|f| f.anti_spoof)
+        .chain(carried.iter().map(|j| j.live_probability))
+        .collect();
     let mut brightness: Vec<f32> = faces(frames).map(|f| f.brightness).collect();
     let mut context: Vec<f32> = faces(frames).map(|f| f.anti_spoof_context).collect();
     let n = values.len();
@@ -67,7 +77,8 @@ pub fn score(frames: &[FrameObservation], light: Option<&LightReading>) -> Layer
     let brightness = quantile(&mut brightness, 0.5);
     let context = quantile(&mut context, 0.5);
     let reason = format!(
-        "median live probability {median:.3} (p25 {p25:.3}) over {n} frames, median face brightness {brightness:.2}, view inside the frame {context:.2}"
+        "median live probability {median:.3} (p25 {p25:.3}) over {n} frames ({} in a carried face box), median face brightness {brightness:.2}, view inside the frame {context:.2}",
+        carried.len()
     );
     if brightness < DARK_FACE {
         return LayerScore::no_evidence(Layer::AntiSpoof, ReasonCode::TooDark, reason);

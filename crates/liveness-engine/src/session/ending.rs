@@ -38,7 +38,11 @@ impl LivenessSession {
         if self.mode == SessionMode::Active {
             scores.push(layers::challenge_response::score(&self.trackers));
         }
-        scores.push(layers::anti_spoof::score(&self.frames, light.as_ref()));
+        scores.push(layers::anti_spoof::score(
+            &self.frames,
+            &self.carried_box_judgements,
+            light.as_ref(),
+        ));
         scores.push(layers::injection::score(
             &self.frames,
             &self.intake.timing,

@@ -150,11 +150,15 @@ impl LivenessSession {
             return;
         }
         let held = t.saturating_sub(since);
-        if held < self.config.passive_hold_ms || !self.enough_faces(MIN_HOLD_FACES, |_| true) {
+        if held < self.config.passive_hold_ms || !enough(MIN_HOLD_FACES, self.face_times(|_| true))
+        {
             return;
         }
-        let judged_by_model = |f: &FaceObservation| f.anti_spoof.is_some();
-        if self.light_check_shown() && !self.enough_faces(MIN_MODEL_FACES, judged_by_model) {
+        let judged_by_model = self
+            .face_times(|f| f.anti_spoof.is_some())
+            .chain(self.carried_box_judgements.iter().map(|j| j.timestamp_ms));
+        let enough_judged = enough(MIN_MODEL_FACES, judged_by_model);
+        if self.light_check_shown() && !enough_judged {
             // the model skipped the frames the colours lit: it needs a few unlit ones
             return;
         }
@@ -177,20 +181,12 @@ impl LivenessSession {
         }
     }
 
-    /// Whether the analysed faces that `counted` picks number `count`, or half of it over at
-    /// least [`SPREAD_FACES_SPAN_MS`] of capture time.
-    fn enough_faces(&self, count: usize, counted: impl Fn(&FaceObservation) -> bool) -> bool {
-        let times: Vec<u64> = self
-            .frames
+    /// Capture times of the analysed faces that `counted` picks.
+    fn face_times(&self, counted: fn(&FaceObservation) -> bool) -> impl Iterator<Item = u64> + '_ {
+        self.frames
             .iter()
-            .filter(|f| f.face.as_ref().is_some_and(&counted))
+            .filter(move |f| f.face.as_ref().is_some_and(&counted))
             .map(|f| f.timestamp_ms)
-            .collect();
-        let span = match (times.first(), times.last()) {
-            (Some(first), Some(last)) => last - first,
-            _ => 0,
-        };
-        times.len() >= count || (times.len() >= count.div_ceil(2) && span >= SPREAD_FACES_SPAN_MS)
     }
 
     fn ask(&mut self, index: usize, t: u64, events: &mut Vec<LivenessEvent>) {
@@ -224,4 +220,17 @@ impl LivenessSession {
             self.ask(index + 1, t, events);
         }
     }
+}
+
+/// Whether faces seen at `times` (in any order) number `count`, or half of it over at least
+/// [`SPREAD_FACES_SPAN_MS`] of capture time.
+fn enough(count: usize, times: impl Iterator<Item = u64>) -> bool {
+    let (mut seen, mut first, mut last) = (0, u64::MAX, 0);
+    for t in times {
+        seen += 1;
+        first = first.min(t);
+        last = last.max(t);
+    }
+    let span = last.saturating_sub(first);
+    seen >= count || (seen >= count.div_ceil(2) && span >= SPREAD_FACES_SPAN_MS)
 }

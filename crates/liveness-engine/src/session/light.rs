@@ -9,7 +9,7 @@ use crate::illumination::reading::{self as light_reading, LightFinding, LightRea
 use crate::illumination::sample::LightSample;
 use crate::observation::FaceObservation;
 
-use super::{LivenessSession, Phase};
+use super::LivenessSession;
 
 /// Shortest capture-time gap between two light samples.
 const LIGHT_SAMPLE_INTERVAL_MS: u64 = 30;
@@ -21,14 +21,6 @@ const MAX_LIGHT_SAMPLES: usize = 200;
 /// anti-spoof model, an RGB model trained on natural images, called a live face so tinted a
 /// print (median 0.038 against 0.994 untinted, issue 39), so it skips these frames too.
 pub const CAMERA_SETTLE_MS: u64 = 1_000;
-/// While the colours show, how often a server that fell behind a session analyses one of its
-/// frames (a key frame): the light check reads every other frame in the last key frame's face
-/// box, a decode and no inference, and nothing else the flow does then waits on an analysis
-/// (the anti-spoof model skips the lit frames, the hold waits for the colours to end). The
-/// time saved goes to the sessions whose colours are over (issue 42: the models run at the
-/// rate the layers need, and the rate falls under load). A session that is kept up with
-/// analyses every frame due.
-pub const LIT_KEY_FRAME_GAP_MS: u64 = 1_000;
 /// The screen-light check of one session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LightCheck {
@@ -130,18 +122,6 @@ impl LivenessSession {
     pub(super) fn coloured_by_sequence(&self, t: u64) -> bool {
         matches!(&self.light, LightCheck::Sequence(sequence)
             if t < sequence.window_end_ms() + CAMERA_SETTLE_MS)
-    }
-
-    /// Whether the frame at `t`, due for analysis on a server that fell behind, is read for the
-    /// light only: the colours still show, the flow waits on nothing but time (settling or
-    /// holding, not a challenge), and the face box the light is read in comes from a frame
-    /// analysed less than [`LIT_KEY_FRAME_GAP_MS`] earlier.
-    pub(super) fn light_only_turn(&self, t: u64) -> bool {
-        self.light_check_shown()
-            && !self.light_window_over(t)
-            && matches!(self.phase, Phase::Settling | Phase::Holding(_))
-            && self.last_face_box.is_some()
-            && self.intake.analysed_within(t, LIT_KEY_FRAME_GAP_MS)
     }
 
     /// Whether this session showed a sequence.

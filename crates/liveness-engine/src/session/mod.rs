@@ -9,6 +9,7 @@
 mod ending;
 mod flow;
 mod intake;
+mod key_frames;
 mod light;
 mod portrait;
 
@@ -27,10 +28,13 @@ use crate::illumination::reading::LightReading;
 use crate::illumination::sample::LightSample;
 use crate::mailbox::TakenFrame;
 use crate::motion::parallax::{FacePatch, ParallaxTracker};
-use crate::observation::{Analysis, FrameObservation, observe, observe_action};
+use crate::observation::{
+    Analysis, CarriedBoxJudgement, FrameObservation, observe, observe_action,
+};
 
 use intake::{Admission, FrameIntake};
-pub use light::{LIT_KEY_FRAME_GAP_MS, LightCheck};
+pub use key_frames::KEY_FRAME_GAP_MS;
+pub use light::LightCheck;
 use portrait::PortraitCandidate;
 
 /// Faces counted with the all-faces detector every this many analysed frames.
@@ -96,6 +100,8 @@ pub struct LivenessSession {
     /// The light reading over the first `.0` samples, kept until a sample is added.
     light_cache: std::cell::Cell<Option<(usize, LightReading)>>,
     last_face_box: Option<BoundingBox>,
+    /// The frames the anti-spoof model judged in a carried face box (`key_frames`).
+    carried_box_judgements: Vec<CarriedBoxJudgement>,
     verdict: Option<VerdictReport>,
 }
 
@@ -194,6 +200,7 @@ impl LivenessSession {
             light_samples: Vec::new(),
             light_cache: std::cell::Cell::new(None),
             last_face_box: None,
+            carried_box_judgements: Vec::new(),
             verdict: None,
             config,
         })
@@ -231,8 +238,9 @@ impl LivenessSession {
     }
 
     /// [`Self::push_frame`]; `behind`: the server fell behind this session (it set frames
-    /// aside), so while the colours show a frame due for analysis may be read for the light
-    /// only ([`Self::light_only_turn`]).
+    /// aside), so a frame due for analysis may be read in the last key frame's face box: for
+    /// the light only while the colours show ([`Self::light_only_turn`]), by the anti-spoof
+    /// model only after them ([`Self::model_only_turn`]).
     fn push(&mut self, jpeg: &[u8], timestamp_ms: u64, behind: bool) -> Vec<LivenessEvent> {
         let mut events = Vec::new();
         if self.phase == Phase::Finished {
@@ -256,6 +264,9 @@ impl LivenessSession {
             admission => admission,
         };
         match admission {
+            Admission::Analyse if behind && self.model_only_turn(timestamp_ms) => {
+                self.judge_in_carried_box(jpeg, timestamp_ms, &mut events)
+            }
             Admission::SampledOut => self.sample_light(jpeg, timestamp_ms, false),
             Admission::Watch => self.watch(jpeg, timestamp_ms, &mut events),
             Admission::SessionOver => self.finish(EndReason::SessionTimeout, &mut events),
@@ -273,11 +284,11 @@ impl LivenessSession {
     /// inference), in the last analysed face's box, and the newest frame goes through
     /// [`Self::push_frame`]. Before the first face box, the newest frame goes first: its face
     /// gives the box the set-aside frames are read in (a loaded server's first analysis of a
-    /// session can come a second or more into the colours). Frames set aside mean the server
-    /// fell behind: then, while the colours show, the newest frame is analysed only as a key
-    /// frame that renews the face box ([`Self::light_only_turn`]).
+    /// session can come a second or more into the colours). Frames replaced in the mailbox mean
+    /// the server fell behind: then the newest frame is analysed only as a key frame that
+    /// renews the face box (`key_frames`).
     pub fn push_taken(&mut self, taken: &TakenFrame) -> Vec<LivenessEvent> {
-        let behind = !taken.light_only.is_empty();
+        let behind = taken.replaced > 0;
         let sample_set_aside = |session: &mut Self| {
             if session.phase != Phase::Finished {
                 for frame in &taken.light_only {

@@ -1,0 +1,87 @@
+//! What a session does with a frame due for analysis when its server fell behind it (the
+//! mailbox set frames aside): it analyses a key frame at most every [`KEY_FRAME_GAP_MS`] of
+//! capture time (the detector, the mesh and the models), and reads the due frames between
+//! in the key frame's face box, carried over:
+//! - while the colours show, for the light alone: a decode, no inference. Nothing else the
+//!   flow does then waits on an analysis: the anti-spoof model skips the lit frames, and the
+//!   hold waits for the colours to end.
+//! - after the colours and the camera's settling, while the passive hold waits for faces the
+//!   model judged, by the anti-spoof model alone: a decode and the one model, without the
+//!   detector, the mesh and the embedding (about 17 ms of a full analysis's 40, one core).
+//!   The model's view is the box ×2.7, so a head that moved a little in under a second stays
+//!   in it; the key frames keep checking that a face is there, and feed every other layer.
+//!
+//! Issue 42: the models run at the rate the layers need, and that rate falls under load
+//! without a layer losing its evidence. A session that is kept up with analyses every frame
+//! due, and in-order replays (the accuracy sweeps) never take these turns.
+
+use face_engine::Image;
+
+use crate::events::{Guidance, LivenessEvent};
+use crate::observation::CarriedBoxJudgement;
+
+use super::{LivenessSession, Phase};
+
+/// Capture time from one key frame of a session its server fell behind to the next: the
+/// frames due between are read in the key frame's face box.
+pub const KEY_FRAME_GAP_MS: u64 = 1_000;
+
+impl LivenessSession {
+    /// Whether the frame at `t`, due for analysis on a server that fell behind, is read for the
+    /// light only: the colours still show, the flow waits on nothing but time (settling or
+    /// holding, not a challenge), and the face box comes from a recent key frame.
+    pub(super) fn light_only_turn(&self, t: u64) -> bool {
+        self.light_check_shown()
+            && !self.light_window_over(t)
+            && matches!(self.phase, Phase::Settling | Phase::Holding(_))
+            && self.recent_key_frame(t)
+    }
+
+    /// Whether the frame at `t`, due for analysis on a server that fell behind, is judged by the
+    /// anti-spoof model alone in the carried face box: the colours and the camera's settling
+    /// are over, the passive hold waits, and the face box comes from a recent key frame.
+    pub(super) fn model_only_turn(&self, t: u64) -> bool {
+        self.light_check_shown()
+            && !self.coloured_by_sequence(t)
+            && matches!(self.phase, Phase::Holding(_))
+            && self.recent_key_frame(t)
+            && self.carried_box_judgements.len() < self.max_frames
+    }
+
+    /// Whether a face box was found on a frame analysed less than [`KEY_FRAME_GAP_MS`] of
+    /// capture time before `t`.
+    fn recent_key_frame(&self, t: u64) -> bool {
+        self.last_face_box.is_some() && self.intake.analysed_within(t, KEY_FRAME_GAP_MS)
+    }
+
+    /// Runs the anti-spoof model on the frame at `t` in the carried face box, and moves the
+    /// hold on ([`Self::model_only_turn`]). A frame that does not decode is refused, as an
+    /// analysed one would be.
+    pub(super) fn judge_in_carried_box(
+        &mut self,
+        jpeg: &[u8],
+        t: u64,
+        events: &mut Vec<LivenessEvent>,
+    ) {
+        let Some(face_box) = self.last_face_box else {
+            return;
+        };
+        let Ok(image) = Image::decode_with_limit(jpeg, self.config.max_frame_pixels) else {
+            self.refuse(Guidance::InvalidFrame, events);
+            return;
+        };
+        if let Ok(live_probability) = self.engine.anti_spoof_in_box(&image, &face_box) {
+            self.carried_box_judgements.push(CarriedBoxJudgement {
+                timestamp_ms: t,
+                live_probability,
+            });
+            self.step(t, events);
+        }
+    }
+
+    /// The frames the anti-spoof model judged in a carried face box, in capture order (for
+    /// evaluation and diagnostics).
+    pub fn carried_box_judgements(&self) -> &[CarriedBoxJudgement] {
+        &self.carried_box_judgements
+    }
+}
