@@ -3,7 +3,9 @@
 //! session adds on some frames, and the motion layer's per-frame work (the two grey patches and
 //! the pair measure against a frame 300 ms earlier), the room test's (the frame's coarse copy
 //! and the outer band searched against the frame 300 ms earlier), and the light check's
-//! per-frame and per-session work. Frames come from the shared webcam video (ffmpeg).
+//! per-frame and per-session work, and the anti-spoof model alone in a carried face box (the
+//! cheap tier of a session its server fell behind). Frames come from the shared webcam video
+//! (ffmpeg).
 
 use std::path::Path;
 use std::process::Command;
@@ -119,6 +121,16 @@ fn frame_analysis(c: &mut Criterion) {
         b.iter(|| {
             let decoded = Image::decode(&jpeg).expect("decode");
             LightSample::read(decoded.rgb(), &now.bbox)
+        })
+    });
+    // issue 42's cheap tier after the colours: a frame between two key frames judged by the
+    // anti-spoof model alone in the key frame's face box (decode and the one model)
+    group.bench_function("anti_spoof_in_carried_box", |b| {
+        b.iter(|| {
+            let decoded = Image::decode(&jpeg).expect("decode");
+            engine
+                .anti_spoof_in_box(&decoded, &before.bbox)
+                .expect("anti-spoof")
         })
     });
     let sequence = Illumination::draw(&mut rand::rngs::StdRng::seed_from_u64(29));
