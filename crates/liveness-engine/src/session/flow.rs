@@ -154,11 +154,7 @@ impl LivenessSession {
         {
             return;
         }
-        let judged_by_model = self
-            .face_times(|f| f.anti_spoof.is_some())
-            .chain(self.carried_box_judgements.iter().map(|j| j.timestamp_ms));
-        let enough_judged = enough(MIN_MODEL_FACES, judged_by_model);
-        if self.light_check_shown() && !enough_judged {
+        if self.light_check_shown() && !enough(MIN_MODEL_FACES, self.model_judged_times()) {
             // the model skipped the frames the colours lit: it needs a few unlit ones
             return;
         }
@@ -187,6 +183,13 @@ impl LivenessSession {
             .iter()
             .filter(move |f| f.face.as_ref().is_some_and(&counted))
             .map(|f| f.timestamp_ms)
+    }
+
+    /// Capture times of the faces the anti-spoof model judged: analysed, or in a carried face
+    /// box (`key_frames`).
+    fn model_judged_times(&self) -> impl Iterator<Item = u64> + '_ {
+        self.face_times(|f| f.anti_spoof.is_some())
+            .chain(self.carried_box_judgements.iter().map(|j| j.timestamp_ms))
     }
 
     fn ask(&mut self, index: usize, t: u64, events: &mut Vec<LivenessEvent>) {

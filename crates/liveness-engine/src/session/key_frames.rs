@@ -1,5 +1,5 @@
 //! What a session does with a frame due for analysis when its server fell behind it (the
-//! mailbox set frames aside): it analyses a key frame at most every [`KEY_FRAME_GAP_MS`] of
+//! mailbox replaced frames before they were taken): it analyses a key frame at most every [`KEY_FRAME_GAP_MS`] of
 //! capture time (the detector, the mesh and the models), and reads the due frames between
 //! in the key frame's face box, carried over:
 //! - while the colours show, for the light alone: a decode, no inference. Nothing else the

@@ -238,9 +238,9 @@ impl LivenessSession {
     }
 
     /// [`Self::push_frame`]; `behind`: the server fell behind this session (its mailbox
-    /// replaced frames), so a frame due for analysis may be read in the last key frame's face box: for
-    /// the light only while the colours show ([`Self::light_only_turn`]), by the anti-spoof
-    /// model only after them ([`Self::model_only_turn`]).
+    /// replaced frames), so a frame due for analysis may be read in the last key frame's face
+    /// box: for the light only while the colours show ([`Self::light_only_turn`]), by the
+    /// anti-spoof model only after them ([`Self::model_only_turn`]).
     fn push(&mut self, jpeg: &[u8], timestamp_ms: u64, behind: bool) -> Vec<LivenessEvent> {
         let mut events = Vec::new();
         if self.phase == Phase::Finished {
