@@ -3,7 +3,7 @@
 use face_engine::{DetectOptions, Embedding, Face};
 
 use crate::dto::{CompareResponse, DetectResponse, FaceDto, ImageSize};
-use crate::{AppError, AppResult, DEFAULT_THRESHOLD, FaceServices};
+use crate::{AppResult, DEFAULT_THRESHOLD, FaceServices};
 
 impl FaceServices {
     /// The faces of an image, largest first.
@@ -45,14 +45,13 @@ impl FaceServices {
     ) -> AppResult<CompareResponse> {
         let threshold = threshold.unwrap_or(DEFAULT_THRESHOLD);
         let ((source_face, a), (target_face, b)) = if two_cores {
-            std::thread::scope(|scope| {
-                let target_side = scope.spawn(|| self.embed_primary(target));
-                let source_side = self.embed_primary(source);
-                let target_side = target_side
-                    .join()
-                    .unwrap_or_else(|_| Err(AppError::Internal("compare worker stopped".into())));
-                Ok::<_, AppError>((source_side?, target_side?))
-            })?
+            // rayon's long-lived workers, not a thread spawned per compare: a fresh thread
+            // starts with cold allocator arenas and tract scratch, which cost more than a side
+            let (source_side, target_side) = rayon::join(
+                || self.embed_primary(source),
+                || self.embed_primary(target),
+            );
+            (source_side?, target_side?)
         } else {
             (self.embed_primary(source)?, self.embed_primary(target)?)
         };
