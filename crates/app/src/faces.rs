@@ -47,10 +47,8 @@ impl FaceServices {
         let ((source_face, a), (target_face, b)) = if two_cores {
             // rayon's long-lived workers, not a thread spawned per compare: a fresh thread
             // starts with cold allocator arenas and tract scratch, which cost more than a side
-            let (source_side, target_side) = rayon::join(
-                || self.embed_primary(source),
-                || self.embed_primary(target),
-            );
+            let (source_side, target_side) =
+                rayon::join(|| self.embed_primary(source), || self.embed_primary(target));
             (source_side?, target_side?)
         } else {
             (self.embed_primary(source)?, self.embed_primary(target)?)
