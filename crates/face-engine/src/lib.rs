@@ -35,7 +35,7 @@ pub use inference::{Kernels, NodeCost, Rewrite, RewriteCounts};
 pub use manifest::{ModelEntry, ModelRole, read_manifest, sha256_file};
 pub use measures::{Keypoints, Pose, Quality};
 pub use mesh::Mesh;
-pub use portrait::{PhotoQuality, Portrait};
+pub use portrait::{PhotoQuality, Portrait, PortraitDraft};
 
 use geometry::BoundingBox;
 use manifest::ModelSet;
@@ -249,6 +249,12 @@ impl FaceEngine {
     /// The ICAO-style 480×600 JPEG portrait of `face` with its quality score and its
     /// requirement-by-requirement checks (the frame is searched again for other faces).
     pub fn portrait(&self, image: &Image, face: &Face) -> EngineResult<Portrait> {
+        self.portrait_draft(image, face)?.encode()
+    }
+
+    /// [`FaceEngine::portrait`] before its JPEG encoding: for choosing among several frames'
+    /// portraits by their quality and encoding only the one kept.
+    pub fn portrait_draft(&self, image: &Image, face: &Face) -> EngineResult<PortraitDraft> {
         let mesh = self.landmarks(image, face)?;
         let min_width = face.bbox.width * portrait::OTHER_FACE_WIDTH_SHARE;
         let others = self

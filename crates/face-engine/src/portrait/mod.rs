@@ -75,6 +75,33 @@ pub struct Portrait {
     pub quality: PhotoQuality,
 }
 
+/// A portrait rendered and measured but not yet encoded: a caller choosing among several
+/// frames' portraits compares their [`PortraitDraft::quality`] and encodes only the one it keeps
+/// (the JPEG encoding is most of a portrait's cost after the models).
+#[derive(Debug, Clone)]
+pub struct PortraitDraft {
+    image: RgbImage,
+    quality: PhotoQuality,
+}
+
+impl PortraitDraft {
+    pub fn quality(&self) -> &PhotoQuality {
+        &self.quality
+    }
+
+    /// The JPEG portrait, at the fixed quality every portrait is encoded at.
+    pub fn encode(self) -> EngineResult<Portrait> {
+        let mut jpeg = Cursor::new(Vec::new());
+        image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, JPEG_QUALITY)
+            .encode_image(&self.image)
+            .map_err(|e| EngineError::CorruptImage(format!("portrait encode: {e}")))?;
+        Ok(Portrait {
+            jpeg: jpeg.into_inner(),
+            quality: self.quality,
+        })
+    }
+}
+
 /// Where the eye midpoint lands in the portrait, in pixels.
 pub fn eye_line_target() -> Point {
     let head = HEAD_FRACTION * PORTRAIT_HEIGHT as f32;
@@ -87,7 +114,11 @@ pub fn eye_line_target() -> Point {
 
 /// The portrait of the face whose mesh is `mesh`; `faces_in_frame` counts the faces of the frame
 /// at least [`OTHER_FACE_WIDTH_SHARE`] as wide as it (itself included).
-pub(crate) fn make(img: &RgbImage, mesh: &Mesh, faces_in_frame: usize) -> EngineResult<Portrait> {
+pub(crate) fn make(
+    img: &RgbImage,
+    mesh: &Mesh,
+    faces_in_frame: usize,
+) -> EngineResult<PortraitDraft> {
     let (re, le) = (mesh.right_eye(), mesh.left_eye());
     let eyes = re.midpoint(le);
     let roll = (le.y - re.y).atan2(le.x - re.x);
@@ -121,12 +152,8 @@ pub(crate) fn make(img: &RgbImage, mesh: &Mesh, faces_in_frame: usize) -> Engine
     if quality.failed().next().is_some() {
         quality.photo_quality_score = quality.photo_quality_score.min(REQUIREMENT_FAILED_CEILING);
     }
-    let mut jpeg = Cursor::new(Vec::new());
-    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, JPEG_QUALITY)
-        .encode_image(&out)
-        .map_err(|e| EngineError::CorruptImage(format!("portrait encode: {e}")))?;
-    Ok(Portrait {
-        jpeg: jpeg.into_inner(),
+    Ok(PortraitDraft {
+        image: out,
         quality,
     })
 }

@@ -1,14 +1,15 @@
 //! Choosing the portrait frame: every analysed face is scored cheaply (frontal, eyes open,
 //! mouth closed, sharp, confidently detected) and the bytes of the best [`KEPT_FRAMES`] frames
 //! are kept. At the verdict each kept frame's portrait is made and checked, and the one that
-//! meets the most ICAO requirements (then the best `photo_quality_score`) is the portrait.
+//! meets the most ICAO requirements (then the best `photo_quality_score`) is the portrait. Only
+//! that one is encoded as a JPEG.
 
-use face_engine::{EngineResult, FaceEngine, Image, Portrait};
+use face_engine::{EngineResult, FaceEngine, Image, PhotoQuality, Portrait, PortraitDraft};
 
 use crate::observation::FaceObservation;
 
 /// Frames kept as portrait candidates (each costs a detection, a mesh and a warp at the
-/// verdict).
+/// verdict; the one kept is also encoded).
 pub const KEPT_FRAMES: usize = 3;
 
 #[derive(Debug, Default)]
@@ -41,16 +42,19 @@ impl PortraitCandidate {
         max_pixels: u64,
     ) -> Option<EngineResult<Portrait>> {
         let mut first_error = None;
-        let mut chosen: Option<Portrait> = None;
+        let mut chosen: Option<PortraitDraft> = None;
         for (_, jpeg) in &self.best {
             let made = Image::decode_with_limit(jpeg, max_pixels).and_then(|image| {
                 let face = engine.primary_face(&image)?;
-                engine.portrait(&image, &face)
+                engine.portrait_draft(&image, &face)
             });
             match made {
-                Ok(portrait) => {
-                    if chosen.as_ref().is_none_or(|best| better(&portrait, best)) {
-                        chosen = Some(portrait);
+                Ok(draft) => {
+                    if chosen
+                        .as_ref()
+                        .is_none_or(|best| better(draft.quality(), best.quality()))
+                    {
+                        chosen = Some(draft);
                     }
                 }
                 Err(e) => {
@@ -59,15 +63,14 @@ impl PortraitCandidate {
             }
         }
         match (chosen, first_error) {
-            (Some(portrait), _) => Some(Ok(portrait)),
+            (Some(draft), _) => Some(draft.encode()),
             (None, Some(e)) => Some(Err(e)),
             (None, None) => None,
         }
     }
 }
 
-fn better(candidate: &Portrait, best: &Portrait) -> bool {
-    let met = |p: &Portrait| p.quality.requirements.iter().filter(|c| c.passed).count();
-    (met(candidate), candidate.quality.photo_quality_score)
-        > (met(best), best.quality.photo_quality_score)
+fn better(candidate: &PhotoQuality, best: &PhotoQuality) -> bool {
+    let met = |q: &PhotoQuality| q.requirements.iter().filter(|c| c.passed).count();
+    (met(candidate), candidate.photo_quality_score) > (met(best), best.photo_quality_score)
 }
