@@ -77,8 +77,9 @@ pub struct Portrait {
 
 /// A portrait rendered and measured but not yet encoded: a caller choosing among several
 /// frames' portraits compares their [`PortraitDraft::quality`] and encodes only the one it keeps
-/// (the JPEG encoding is most of a portrait's cost after the models).
-#[derive(Debug, Clone)]
+/// (the encoding took 5.4% of a server's samples at 64 live sessions, docs/benchmarks.md).
+/// Not `Clone`: it holds the 480×600 image, which nothing needs copied.
+#[derive(Debug)]
 pub struct PortraitDraft {
     image: RgbImage,
     quality: PhotoQuality,
