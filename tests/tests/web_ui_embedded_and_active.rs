@@ -130,7 +130,15 @@ fn the_sdk_on_a_second_origin_resolves_with_the_session_id() {
             .collect::<String>()
         )},
     }));
-    assert_eq!(report["verdict"], "pass", "{report:#}");
+    let keyed = get(
+        &format!("{}/api/v1/session/{id}/result", server.base_url),
+        Some(&key),
+    );
+    assert_eq!(
+        report["verdict"], "pass",
+        "{report:#}\nlayers: {:#}",
+        keyed.body["layers"]
+    );
     // the modal showed the server's light sequence
     assert_light_sequence_shown(&report);
     assert_eq!(report["sdk_title"], format!("done:{id}"), "{report:#}");
