@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
-use crate::repo_root;
+use crate::{Server, repo_root};
 
 /// Under `CI=true` a missing browser fails; elsewhere the browser tests skip and say so.
 fn in_ci() -> bool {
@@ -186,6 +186,21 @@ pub fn assert_no_console_errors(report: &serde_json::Value) {
         .cloned()
         .unwrap_or_default();
     assert!(errors.is_empty(), "console errors: {errors:#?}");
+}
+
+/// Asserts that the page's flow ended `pass`; when it did not, the message carries the layers of
+/// the session's API-key result, which say why (the page never sees them).
+pub fn assert_page_passed(report: &serde_json::Value, server: &Server, id: &str, key: &str) {
+    if report["verdict"] != "pass" {
+        let keyed = crate::get(
+            &format!("{}/api/v1/session/{id}/result", server.base_url),
+            Some(key),
+        );
+        panic!(
+            "verdict {}: {report:#}\nlayers: {:#}",
+            report["verdict"], keyed.body["layers"]
+        );
+    }
 }
 
 /// Asserts that the page showed the server's light sequence (at least 6 colours), colour by

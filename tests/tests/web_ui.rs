@@ -9,8 +9,8 @@
 use std::time::Duration;
 
 use facegate_blackbox_tests::browser::{
-    assert_accessible, assert_light_sequence_shown, assert_no_console_errors, exclusive_browser,
-    lit_canvas_camera, photo_camera, run_scenario, screenshot_dir, video_camera,
+    assert_accessible, assert_light_sequence_shown, assert_no_console_errors, assert_page_passed,
+    exclusive_browser, lit_canvas_camera, photo_camera, run_scenario, screenshot_dir, video_camera,
 };
 use facegate_blackbox_tests::live;
 use facegate_blackbox_tests::receiver::{HttpsReceiver, TestCa};
@@ -97,16 +97,7 @@ fn the_page_passed_and_landed_on_the_redirect(
 ) {
     assert_eq!(report["status"], 200);
     assert_light_sequence_shown(report);
-    if report["verdict"] != "pass" {
-        let keyed = facegate_blackbox_tests::get(
-            &format!("{}/api/v1/session/{id}/result", server.base_url),
-            Some(key),
-        );
-        panic!(
-            "verdict {}: {report:#}\nlayers: {:#}",
-            report["verdict"], keyed.body["layers"]
-        );
-    }
+    assert_page_passed(report, server, id, key);
     assert_eq!(
         report["screens"],
         json!(["welcome", "camera", "capture", "result"]),

@@ -9,11 +9,11 @@
 
 use facegate_blackbox_tests::browser::{
     SecondOrigin, assert_accessible, assert_light_sequence_shown, assert_no_console_errors,
-    exclusive_browser, lit_canvas_camera, run_scenario, screenshot_dir,
+    assert_page_passed, exclusive_browser, lit_canvas_camera, run_scenario, screenshot_dir,
 };
 use facegate_blackbox_tests::live::{labelled_frames, video_frames};
 use facegate_blackbox_tests::{
-    create_key, create_managed_session, get, id_and_token, session_result, start_server,
+    create_key, create_managed_session, id_and_token, session_result, start_server,
 };
 use serde_json::json;
 
@@ -57,15 +57,7 @@ fn an_active_session_passes_in_chromium_with_every_challenge_shown() {
         report.get("aborted").is_none(),
         "seed 6 asked for a blink: {report:#}"
     );
-    let keyed = get(
-        &format!("{}/api/v1/session/{id}/result", server.base_url),
-        Some(&key),
-    );
-    assert_eq!(
-        report["verdict"], "pass",
-        "{report:#}\nlayers: {:#}",
-        keyed.body["layers"]
-    );
+    assert_page_passed(&report, &server, &id, &key);
     let challenges = report["challenges"].as_array().expect("challenges");
     let kinds: Vec<&str> = challenges
         .iter()
@@ -130,15 +122,7 @@ fn the_sdk_on_a_second_origin_resolves_with_the_session_id() {
             .collect::<String>()
         )},
     }));
-    let keyed = get(
-        &format!("{}/api/v1/session/{id}/result", server.base_url),
-        Some(&key),
-    );
-    assert_eq!(
-        report["verdict"], "pass",
-        "{report:#}\nlayers: {:#}",
-        keyed.body["layers"]
-    );
+    assert_page_passed(&report, &server, &id, &key);
     // the modal showed the server's light sequence
     assert_light_sequence_shown(&report);
     assert_eq!(report["sdk_title"], format!("done:{id}"), "{report:#}");
