@@ -166,6 +166,10 @@ async function installScriptedCamera({ frames_url, segments, fps, frame_count, l
   });
   await page.addInitScript(({ segments, fps, frameCount, light }) => {
     const SPILL = 0.06;
+    // the face's light fades to the spill over this many half-axes past the ellipse, and is
+    // the spill alone beyond REACH
+    const SOFT_EDGE = 0.3;
+    const REACH = 1 + SOFT_EDGE;
     const toLinear = new Float32Array(256).map((_, v) => {
       const c = v / 255;
       return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
@@ -198,19 +202,18 @@ async function installScriptedCamera({ frames_url, segments, fps, frame_count, l
       if (!lit || lit.length !== width * height * 3) lit = new Float32Array(width * height * 3);
       const sums = [0, 0, 0];
       let before = 0;
-      // beyond 1.3 half-axes the soft edge is 0, and the light is the spill alone
       const lightOnFace = color && box;
       const spillOnly = lightOnFace ? light.ratio * SPILL : 0;
       for (let y = 0; y < height; y++) {
         const v = lightOnFace ? (y - cy) / halfHeight : 0;
-        const rowLit = lightOnFace && Math.abs(v) <= 1.3;
+        const rowLit = lightOnFace && Math.abs(v) <= REACH;
         for (let x = 0; x < width; x++) {
           let k = spillOnly;
           if (rowLit) {
             const u = (x - cx) / halfWidth;
             const r2 = u * u + v * v;
-            if (r2 <= 1.69) {
-              const soft = Math.min(1, Math.max(0, 1 - (Math.sqrt(r2) - 1) / 0.3));
+            if (r2 <= REACH * REACH) {
+              const soft = Math.min(1, Math.max(0, 1 - (Math.sqrt(r2) - 1) / SOFT_EDGE));
               const facing = Math.sqrt(Math.max(0, 1 - 0.85 * r2));
               k = light.ratio * (SPILL + Math.max(0, facing - SPILL) * soft);
             }
