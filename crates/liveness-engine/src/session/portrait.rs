@@ -1,15 +1,17 @@
 //! Choosing the portrait frame: every analysed face is scored cheaply (frontal, eyes open,
 //! mouth closed, sharp, confidently detected) and the bytes of the best [`KEPT_FRAMES`] frames
-//! are kept. At the verdict each kept frame's portrait is made and checked, and the one that
-//! meets the most ICAO requirements (then the best `photo_quality_score`) is the portrait. Only
-//! that one is encoded as a JPEG.
+//! are kept. At the verdict the kept frames' portraits are made best cheap score first, and the
+//! first that meets every ICAO requirement is the portrait: the frames after it are not made
+//! (each costs a decode, two detector runs, a mesh and a warp on the verdict's critical path,
+//! issue 42). When none meets them all, the one that meets the most (then the best
+//! `photo_quality_score`) is. Only the portrait kept is encoded as a JPEG.
 
 use face_engine::{EngineResult, FaceEngine, Image, PhotoQuality, Portrait, PortraitDraft};
 
 use crate::observation::FaceObservation;
 
-/// Frames kept as portrait candidates (each costs a detection, a mesh and a warp at the
-/// verdict; the one kept is also encoded).
+/// Frames kept as portrait candidates (each one made costs a detection, a mesh and a warp at
+/// the verdict; the one kept is also encoded).
 pub const KEPT_FRAMES: usize = 3;
 
 #[derive(Debug, Default)]
@@ -34,8 +36,9 @@ impl PortraitCandidate {
         self.best.truncate(KEPT_FRAMES);
     }
 
-    /// The ICAO portrait of the kept frame that meets the most requirements, if any frame had
-    /// a face (the first frame's error when none gave a portrait).
+    /// The ICAO portrait of the first kept frame (best cheap score first) that meets every
+    /// requirement, else of the one that meets the most; `None` when no frame had a face (the
+    /// first frame's error when none gave a portrait).
     pub(super) fn render(
         &self,
         engine: &FaceEngine,
@@ -50,11 +53,16 @@ impl PortraitCandidate {
             });
             match made {
                 Ok(draft) => {
+                    // meeting them all beats every frame before it, which did not
+                    let meets_all = draft.quality().failed().next().is_none();
                     if chosen
                         .as_ref()
                         .is_none_or(|best| better(draft.quality(), best.quality()))
                     {
                         chosen = Some(draft);
+                    }
+                    if meets_all {
+                        break;
                     }
                 }
                 Err(e) => {
