@@ -10,8 +10,8 @@ use face_engine::{EngineResult, FaceEngine, Image, PhotoQuality, Portrait, Portr
 
 use crate::observation::FaceObservation;
 
-/// Frames kept as portrait candidates (each one made costs a detection, a mesh and a warp at
-/// the verdict; the one kept is also encoded).
+/// Frames kept as portrait candidates (each one made at the verdict costs a decode, two
+/// detector runs, a mesh and a warp; the one kept is also encoded).
 pub const KEPT_FRAMES: usize = 3;
 
 #[derive(Debug, Default)]
