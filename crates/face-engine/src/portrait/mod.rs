@@ -51,6 +51,11 @@ impl PhotoQuality {
             .filter(|c| !c.passed)
             .map(|c| c.requirement)
     }
+
+    /// Whether every requirement was met.
+    pub fn meets_every_requirement(&self) -> bool {
+        self.requirements.iter().all(|c| c.passed)
+    }
 }
 
 /// The score of a portrait that fails a requirement stays below this (the spec's 0.6 line
@@ -150,7 +155,7 @@ pub(crate) fn make(
         mask: &mask,
         faces_in_frame,
     });
-    if quality.failed().next().is_some() {
+    if !quality.meets_every_requirement() {
         quality.photo_quality_score = quality.photo_quality_score.min(REQUIREMENT_FAILED_CEILING);
     }
     Ok(PortraitDraft {

@@ -54,7 +54,7 @@ impl PortraitCandidate {
             match made {
                 Ok(draft) => {
                     // meeting them all beats every frame before it, which did not
-                    let meets_all = draft.quality().failed().next().is_none();
+                    let meets_all = draft.quality().meets_every_requirement();
                     if chosen
                         .as_ref()
                         .is_none_or(|best| better(draft.quality(), best.quality()))
