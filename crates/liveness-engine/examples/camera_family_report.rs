@@ -7,14 +7,17 @@
 //! To look into a few sessions, `-- --only <text>` keeps the jobs whose class or clip name
 //! contains the text and prints every layer's reason for them; `--half calibration|held-back`
 //! and `--sweep every|<family name>` (the sweep with every family drawn, or the one under that
-//! family alone) narrow the sweeps; the draws stay those of the full report.
+//! family alone) narrow the sweeps; the draws stay those of the full report. `--ratio R` sets
+//! every session's screen-to-ambient ratio to R (the cameras stay the seed's draws), and
+//! `--truth live|attack` keeps the live people or the attacks: the BPCER at one ratio is
+//! `--truth live --sweep every --ratio 0.05`.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
 #[path = "../tests/camera_family/family.rs"]
 mod family;
 
-use common::eval_set::Half;
+use common::eval_set::{Half, Truth};
 use common::in_parallel;
 use liveness_rig::camera_model::CameraFamily;
 
@@ -24,6 +27,8 @@ struct Narrowing {
     only: Option<String>,
     half: Option<String>,
     sweep: Option<String>,
+    ratio: Option<f32>,
+    truth: Option<Truth>,
 }
 
 impl Narrowing {
@@ -36,7 +41,24 @@ impl Narrowing {
                 "--only" => narrowing.only = value,
                 "--half" => narrowing.half = value,
                 "--sweep" => narrowing.sweep = value,
-                other => panic!("unknown argument {other}: --only, --half or --sweep"),
+                "--ratio" => {
+                    let ratio = value.and_then(|v| v.parse::<f32>().ok());
+                    assert!(
+                        ratio.is_some_and(|r| r > 0.0 && r <= 1.0),
+                        "--ratio takes a screen-to-ambient ratio in (0, 1]"
+                    );
+                    narrowing.ratio = ratio;
+                }
+                "--truth" => {
+                    narrowing.truth = match value.as_deref() {
+                        Some("live") => Some(Truth::Live),
+                        Some("attack") => Some(Truth::Attack),
+                        _ => panic!("--truth takes live or attack"),
+                    }
+                }
+                other => {
+                    panic!("unknown argument {other}: --only, --half, --sweep, --ratio or --truth")
+                }
             }
         }
         narrowing
@@ -63,6 +85,7 @@ impl Narrowing {
         self.only
             .as_deref()
             .is_none_or(|text| job.label.contains(text) || job.case.name.contains(text))
+            && self.truth.is_none_or(|truth| job.case.truth == truth)
     }
 }
 
@@ -91,8 +114,14 @@ fn main() {
                     format!("{} only", family.name()),
                 ),
             };
-            let runs = in_parallel(&jobs, |job| family::run(job, &families, &salt));
-            family::print_runs(&format!("{half:?}, {title}"), &runs);
+            let runs = in_parallel(&jobs, |job| {
+                family::run_at_ratio(job, &families, &salt, narrowing.ratio)
+            });
+            let title = match narrowing.ratio {
+                Some(ratio) => format!("{half:?}, {title}, every session at {ratio}"),
+                None => format!("{half:?}, {title}"),
+            };
+            family::print_runs(&title, &runs);
             if narrowing.only.is_some() {
                 family::print_layers(&runs);
             }

@@ -72,8 +72,19 @@ pub fn other_sequence_scene(seed: u64) -> Scene {
 /// One session of `job` through a camera drawn from `families`, at a ratio drawn from
 /// [`RATIOS`], all from one seed.
 pub fn run(job: &Job, families: &[CameraFamily], salt: &str) -> FamilyRun {
+    run_at_ratio(job, families, salt, None)
+}
+
+/// [`run`], at `ratio` when one is given: the camera and the session are the seed's draws,
+/// only the screen-to-ambient ratio is set (the report's view at each ratio alone).
+pub fn run_at_ratio(
+    job: &Job,
+    families: &[CameraFamily],
+    salt: &str,
+    ratio: Option<f32>,
+) -> FamilyRun {
     let seed: u64 = case_rng(&format!("{salt} {} {}", job.label, job.case.name)).random();
-    let ratio = RATIOS[(seed % RATIOS.len() as u64) as usize];
+    let ratio = ratio.unwrap_or(RATIOS[(seed % RATIOS.len() as u64) as usize]);
     let mut session = lit::seeded_session(SessionMode::Passive, seed);
     let mut camera = lit::family_camera_for(&session, (job.scene)(seed), ratio, families, seed);
     for (i, frame) in job.case.frames().into_iter().enumerate() {
