@@ -37,9 +37,7 @@
 //! head's nose against its contour, so depth claimed by a few noisy pairs is not believed (a
 //! waved photo does this; so might a phone camera panning round a still head, so it is not
 //! attack evidence either), unless at least [`MANY_MOVING_PAIRS`] moving pairs show a clearly
-//! 3-D share: a head swaying sideways barely changes the viewpoint (but not where the room stayed
-//! while the face's surroundings moved with it, [`SWAYING_HEAD_SURROUND`]: a bent sheet waved
-//! before a still camera shows parallax of its own). A still head and a still photo
+//! 3-D share: a head swaying sideways barely changes the viewpoint. A still head and a still photo
 //! look alike; too little motion is an absence of evidence, so the session asks the user to
 //! turn their head slightly and, without motion, ends in `retry`, never in `fail`.
 //! Cannot catch a 3-D mask (it has real depth) or a digital injection of real footage (layers
@@ -103,15 +101,6 @@ pub const MIN_OFF_PLANE_PER_SWAY: f32 = 0.035;
 /// pairs), while the waved pictures the sway rule stops claim depth on a few noisy pairs (the
 /// held-back loose crop: share 0.568 over 5).
 pub const MANY_MOVING_PAIRS: usize = 3 * MIN_MOVING_PAIRS;
-/// Share of decisive ring blocks moving with the face from which many moving pairs no longer
-/// speak for a head swaying sideways where the room was seen to stay: a head sways before the
-/// room, which stays put around it, while a sheet waved before a camera standing still carries
-/// its printed surroundings with it, and bent, it shows parallax of its own (issue 39, the
-/// held-back half at a screen-to-ambient ratio of 0.05 and 0.1: a loose-crop print as a bent
-/// sheet, share 0.81 over 25 moving pairs, sway 0.75 eye spans, 0.79 of its ring moving with
-/// it before a still room, passed). Live sessions on the calibration half that rest on many
-/// pairs before a still room: ring share at most 0.30, at every ratio (docs/accuracy.md).
-pub const SWAYING_HEAD_SURROUND: f32 = 0.5;
 
 /// Room blocks a pair needs before it says whether the camera moved.
 pub const ROOM_DECISIVE_PAIR: u16 = 4;
@@ -223,16 +212,9 @@ impl MotionSummary {
     }
 
     /// Whether at least [`MANY_MOVING_PAIRS`] moving pairs show a clearly 3-D off-plane share
-    /// ([`DEPTH_SHARE`]): depth no sway rule overrides, unless the room was seen to stay while
-    /// the face's surroundings moved with it ([`SWAYING_HEAD_SURROUND`]): a bent sheet waved
-    /// before a still camera.
+    /// ([`DEPTH_SHARE`]): depth no sway rule overrides.
     pub fn depth_shown_by_many_pairs(&self) -> bool {
-        let carried_its_surroundings = self.room_stayed()
-            && self.surround_pairs >= MIN_SURROUND_PAIRS
-            && self.surround_share() >= SWAYING_HEAD_SURROUND;
-        self.moving_pairs >= MANY_MOVING_PAIRS
-            && self.off_plane_share >= DEPTH_SHARE
-            && !carried_its_surroundings
+        self.moving_pairs >= MANY_MOVING_PAIRS && self.off_plane_share >= DEPTH_SHARE
     }
 
     /// What the motion says, in the order the layer decides it: too little to judge, then
