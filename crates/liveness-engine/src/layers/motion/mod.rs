@@ -53,8 +53,13 @@ pub use summary::*;
 use domain::ReasonCode;
 
 use super::{Evidence, Layer, LayerScore, ramp};
-use crate::illumination::reading::{LightFinding, LightReading};
+use crate::illumination::reading::{LightFinding, LightReading, MIN_RELIEF};
 use crate::observation::FrameObservation;
+
+/// Share of the decisive ring blocks moving with the face from which, before a room seen to
+/// stay, depth shown by many moving pairs alone ([`MotionSummary::depth_only_from_many_pairs`])
+/// also needs the light not to read the face as flat (relief at least [`MIN_RELIEF`]).
+pub const SHEET_RING_SHARE: f32 = 0.5;
 
 /// The layer's score when motion could not judge depth but the light check saw a near,
 /// curved face: above fusion's doubt line, below a clear 3-D motion's.
@@ -80,7 +85,11 @@ pub fn score(
     light: Option<&LightReading>,
     challenged: bool,
 ) -> LayerScore {
-    let m = summarise(frames);
+    judge(&summarise(frames), light, challenged)
+}
+
+/// [`score`] of the measured motion `m`.
+fn judge(m: &MotionSummary, light: Option<&LightReading>, challenged: bool) -> LayerScore {
     let light_follows =
         light.is_some_and(|l| l.finding == LightFinding::Follows && l.answered_alone());
     let moved_as_a_picture = !challenged
@@ -88,6 +97,11 @@ pub fn score(
         && (m.surroundings_move_with_face() || m.sway_without_parallax());
     let light_measured =
         light_follows && (!moved_as_a_picture || light.is_some_and(LightReading::confirms_depth));
+    let swayed_as_a_sheet = !challenged
+        && m.room_stayed()
+        && m.depth_only_from_many_pairs()
+        && m.surround_share() >= SHEET_RING_SHARE
+        && !light.is_some_and(|l| l.finding == LightFinding::Follows && l.relief >= MIN_RELIEF);
     let reason = format!(
         "off-plane share {:.3} over {} moving pairs ({:.3} over the {} spanning at most {} ms) of {} tracked in {} faces (median off-plane {:.4} eye spans), sway {:.3} eye spans, blink {}; surroundings moved with the face in {:.2} of ring blocks ({} with, {} stayed, {} pairs); room moved in {} of {} pairs",
         m.off_plane_share,
@@ -113,6 +127,13 @@ pub fn score(
         Evidence::Attack => {
             LayerScore::disputable_attack(Layer::Motion, ReasonCode::PrintSuspected, reason)
         }
+        Evidence::Measured if swayed_as_a_sheet => LayerScore::no_evidence(
+            Layer::Motion,
+            ReasonCode::TooLittleMotion,
+            format!(
+                "{reason}; the depth rests on many moving pairs alone while the ring moved with the face before a still room, and the light did not read a curved face"
+            ),
+        ),
         Evidence::None if light_measured => LayerScore::new(
             Layer::Motion,
             NEUTRAL_WITH_LIGHT,

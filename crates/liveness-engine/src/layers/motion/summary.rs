@@ -158,10 +158,20 @@ impl MotionSummary {
     /// a phone camera panning round a still head (a pan has no parallax either), so it is no
     /// evidence either way, never attack evidence.
     pub fn sway_without_parallax(&self) -> bool {
+        self.swayed_past_its_parallax() && !self.depth_shown_by_many_pairs()
+    }
+
+    /// Whether the depth the layer measured rests on [`Self::depth_shown_by_many_pairs`] alone:
+    /// the face swayed past its parallax, and only many 3-D pairs speak for a head.
+    pub fn depth_only_from_many_pairs(&self) -> bool {
+        self.swayed_past_its_parallax() && self.depth_shown_by_many_pairs()
+    }
+
+    /// The sway rule before its exception: a sway of at least [`SWAY_WEIGHED`] with a median
+    /// off-plane residual under [`MIN_OFF_PLANE_PER_SWAY`] per eye span of it.
+    fn swayed_past_its_parallax(&self) -> bool {
         let per_sway = self.off_plane_per_sway();
-        self.sway >= SWAY_WEIGHED
-            && (per_sway.is_nan() || per_sway < MIN_OFF_PLANE_PER_SWAY)
-            && !self.depth_shown_by_many_pairs()
+        self.sway >= SWAY_WEIGHED && (per_sway.is_nan() || per_sway < MIN_OFF_PLANE_PER_SWAY)
     }
 
     /// Whether at least [`MANY_MOVING_PAIRS`] moving pairs show a clearly 3-D off-plane share
