@@ -146,6 +146,12 @@ impl LightReading {
         self.finding == LightFinding::Follows && self.relief - 2.0 * self.relief_error >= MIN_RELIEF
     }
 
+    /// Whether the relief reads a curved face, as a point estimate at or above [`MIN_RELIEF`]:
+    /// what weak light can still say where [`Self::confirms_depth`] asks too much of it.
+    pub fn reads_curved_face(&self) -> bool {
+        self.finding == LightFinding::Follows && self.relief >= MIN_RELIEF
+    }
+
     /// Whether the face followed the sequence as a near surface that reflects the light,
     /// without even the mark of a glare ([`GLARE_MARK`]): what a near live face shows in any
     /// light the check can judge, and what a replaying screen's glass does not.

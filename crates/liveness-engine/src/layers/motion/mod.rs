@@ -57,12 +57,12 @@ pub use summary::*;
 use domain::ReasonCode;
 
 use super::{Evidence, Layer, LayerScore, ramp};
-use crate::illumination::reading::{LightFinding, LightReading, MIN_RELIEF};
+use crate::illumination::reading::{LightFinding, LightReading};
 use crate::observation::FrameObservation;
 
 /// Share of the decisive ring blocks moving with the face from which, before a room seen to
 /// stay, depth shown by many moving pairs alone ([`MotionSummary::depth_only_from_many_pairs`])
-/// also needs the light not to read the face as flat (relief at least [`MIN_RELIEF`]).
+/// also needs the light to read a curved face ([`LightReading::reads_curved_face`]).
 pub const SHEET_RING_SHARE: f32 = 0.5;
 
 /// The layer's score when motion could not judge depth but the light check saw a near,
@@ -83,8 +83,9 @@ pub const NEUTRAL_WITH_LIGHT: f32 = 0.7;
 /// before a plain room (issue 39's leave-one-family-out report). Where the depth rests on many
 /// moving pairs alone ([`MotionSummary::depth_only_from_many_pairs`]) before a room seen to
 /// stay, with at least [`SHEET_RING_SHARE`] of the ring moving with the face, the light must
-/// follow with a relief of at least [`MIN_RELIEF`], or the layer has no evidence: a bent sheet
-/// waved before a still camera passed so at a screen-to-ambient ratio of 0.05 and 0.1.
+/// read a curved face ([`LightReading::reads_curved_face`]), or the layer has no evidence: a
+/// bent sheet waved before a still camera passed so at a screen-to-ambient ratio of 0.05 and
+/// 0.1.
 ///
 /// In active mode (`challenged`) the light's answer is enough on its own: a photo moved about
 /// cannot perform the random challenges.
@@ -100,16 +101,16 @@ pub fn score(
 fn judge(m: &MotionSummary, light: Option<&LightReading>, challenged: bool) -> LayerScore {
     let light_follows =
         light.is_some_and(|l| l.finding == LightFinding::Follows && l.answered_alone());
-    let moved_as_a_picture = !challenged
-        && m.room_stayed()
-        && (m.surroundings_move_with_face() || m.sway_without_parallax());
+    // a camera standing still, so a face carrying its surroundings is a card moved before it
+    let still_camera = !challenged && m.room_stayed();
+    let moved_as_a_picture =
+        still_camera && (m.surroundings_move_with_face() || m.sway_without_parallax());
     let light_measured =
         light_follows && (!moved_as_a_picture || light.is_some_and(LightReading::confirms_depth));
-    let swayed_as_a_sheet = !challenged
-        && m.room_stayed()
+    let swayed_as_a_sheet = still_camera
         && m.depth_only_from_many_pairs()
         && m.surround_share() >= SHEET_RING_SHARE
-        && !light.is_some_and(|l| l.finding == LightFinding::Follows && l.relief >= MIN_RELIEF);
+        && !light.is_some_and(LightReading::reads_curved_face);
     let reason = format!(
         "off-plane share {:.3} over {} moving pairs ({:.3} over the {} spanning at most {} ms) of {} tracked in {} faces (median off-plane {:.4} eye spans), sway {:.3} eye spans, blink {}; surroundings moved with the face in {:.2} of ring blocks ({} with, {} stayed, {} pairs); room moved in {} of {} pairs",
         m.off_plane_share,
