@@ -17,7 +17,8 @@
 //!
 //! **The search** (`super::search`). For each candidate start of the sequence within
 //! 0..=[`MAX_OFFSET_MS`](super::MAX_OFFSET_MS) of the session's clock, the frames inside the
-//! sequence give the correlation between the face's chroma and the shown colours' chroma, both
+//! sequence give the correlation between the face's chroma and the shown colours' chroma (and
+//! brightness against the room), each channel weighted by the inverse of its own noise, both
 //! without their slow drift (a quadratic in time: a head turning changes the face's colour
 //! over seconds, the screen every step). The best start is the delay. The face follows only
 //! when that correlation beats what random sequences of the same palette reach on the same

@@ -16,7 +16,15 @@
 //!
 //! The series searched is three channels: the face's two log-chroma and its log brightness,
 //! each against the room's (the camera's exposure cancels there; without a room the brightness
-//! channel is left out).
+//! channel is left out). The channels are not equally clean: a head that moves, talks or turns
+//! shades the face against the room, which shakes the brightness far more than the chroma. So
+//! each channel is weighted by the inverse of its own noise, measured where the screen's light
+//! is constant: half the squared change between consecutive frames of the same step
+//! ([`channel_weights`]). That is the matched filter for noise that differs by channel; with
+//! equal noise it is the plain correlation. The weights depend on the face and the start, not
+//! on the colours, so random sequences are searched with the same weights and the chance bar
+//! stays the bar of the statistic used (issue 39: at a screen-to-ambient ratio of 0.05 it took
+//! the held-back live sessions that do not pass from 10 of 18 to 3 of 18, docs/accuracy.md).
 //!
 //! Cost: the frames each start keeps, and the face's series with its slow drift taken out,
 //! depend on the start and the step alone, so they are computed once per start and step and
@@ -44,6 +52,10 @@ pub const NULL_SEQUENCES: usize = 200;
 pub const NULL_STEP_GRID_MS: u32 = 10;
 /// Most often a face that did not answer this session's sequence may match it.
 pub const FALSE_MATCH_RATE: f64 = 1e-3;
+/// Least noise (RMS, log units) a channel is credited with: region means over hundreds of
+/// pixels of a still synthetic frame can change less than this, and a channel must not outweigh
+/// the others on a noise estimate below what JPEG and sensor noise leave on a real camera.
+pub const NOISE_FLOOR: f32 = 1e-3;
 /// The generator of the random sequences: fixed, so a reading is reproducible (the null is a
 /// property of the face's series, not a secret).
 const NULL_SEED: u64 = 0x1e39_0001;
@@ -55,8 +67,11 @@ pub(super) struct Start {
     /// (sample index, step of the sequence) of each lit frame.
     pub(super) frames: Vec<(usize, usize)>,
     basis: Vec<Vec<f32>>,
-    /// The face's series (both chroma channels) without its slow drift.
+    /// The face's series (both chroma channels and the brightness) without its slow drift.
     face: [Vec<f32>; 3],
+    /// Each channel's weight: the inverse of its noise ([`channel_weights`]).
+    weights: [f32; 3],
+    /// The face's weighted power, Σ weight × value².
     face_power: f32,
 }
 
@@ -90,32 +105,65 @@ pub(super) fn starts(times: &[u64], series: &[[f32; 3]], step_ms: u32, steps: us
                 let x: Vec<f32> = frames.iter().map(|&(i, _)| series[i][c]).collect();
                 without_drift(&x, &basis)
             });
-            let face_power = face.iter().flatten().map(|v| v * v).sum();
+            let weights = channel_weights(&frames, &face);
+            let face_power = (0..3)
+                .map(|c| weights[c] * face[c].iter().map(|v| v * v).sum::<f32>())
+                .sum();
             Some(Start {
                 offset_ms: offset,
                 frames,
                 basis,
                 face,
+                weights,
                 face_power,
             })
         })
         .collect()
 }
 
-/// Correlation of the face's series with the chroma `shown[k]` of each step, at `start`.
+/// Each channel's weight over a start's `frames` ((sample, step) pairs) and the face's series
+/// `face` at them: the inverse of the channel's noise variance, estimated as half the mean
+/// squared change between consecutive frames of the same step (the screen's light is the same
+/// for both, so what changes is noise), at least [`NOISE_FLOOR`]². A channel the series does not
+/// carry (all zero: no room for the brightness) weighs 0. With no two frames in one step the
+/// noise cannot be told apart from the answer, and every carried channel weighs alike.
+fn channel_weights(frames: &[(usize, usize)], face: &[Vec<f32>; 3]) -> [f32; 3] {
+    let same_step: Vec<usize> = (1..frames.len())
+        .filter(|&i| frames[i].1 == frames[i - 1].1)
+        .collect();
+    std::array::from_fn(|c| {
+        if face[c].iter().all(|v| *v == 0.0) {
+            return 0.0;
+        }
+        if same_step.is_empty() {
+            return 1.0;
+        }
+        let changes: f32 = same_step
+            .iter()
+            .map(|&i| (face[c][i] - face[c][i - 1]).powi(2) / 2.0)
+            .sum();
+        let variance = changes / same_step.len() as f32;
+        1.0 / variance.max(NOISE_FLOOR * NOISE_FLOOR)
+    })
+}
+
+/// Correlation of the face's series with the chroma `shown[k]` of each step, at `start`, each
+/// channel weighted by its noise ([`channel_weights`]).
 fn correlation(start: &Start, shown: &[[f32; 3]]) -> f32 {
-    let (mut xe, mut ee) = (0.0f32, 0.0f32);
-    // a channel the face's series does not carry (no room to read brightness against) is left
-    // out of both sides
-    for c in (0..3).filter(|&c| start.face[c].iter().any(|v| *v != 0.0)) {
+    let (mut xe, mut ee, mut weight) = (0.0f32, 0.0f32, 0.0f32);
+    // a channel the face's series does not carry weighs 0 and is left out of both sides
+    for c in (0..3).filter(|&c| start.weights[c] > 0.0) {
+        weight += start.weights[c];
         let e: Vec<f32> = start.frames.iter().map(|&(_, k)| shown[k][c]).collect();
         let de = without_drift(&e, &start.basis);
+        let w = start.weights[c];
         for (x, e) in start.face[c].iter().zip(&de) {
-            xe += x * e;
-            ee += e * e;
+            xe += w * x * e;
+            ee += w * e * e;
         }
     }
-    if ee <= f32::EPSILON || start.face_power <= f32::EPSILON {
+    // colours that do not change once their drift is out (relative to the weights' scale)
+    if ee <= f32::EPSILON * weight || start.face_power <= 0.0 {
         return 0.0;
     }
     xe / (start.face_power * ee).sqrt()
@@ -220,10 +268,10 @@ mod tests {
         assert!((100..=200).contains(&found[start].offset_ms));
         // chance reaches well into what a weak answer correlates
         assert!(chance > 0.5 && chance < 0.95, "{chance}");
-        // other sessions' sequences, answered as strongly: none beats chance on this
-        // session's sequence in 200 draws (the rate is at most 1e-3)
-        let mut matched = 0;
-        for _ in 0..200 {
+        // other sessions' sequences, answered as strongly: at most 2 of 2,000 beat chance on
+        // this session's sequence (the rate is at most 1e-3)
+        let (mut matched, draws) = (0, 2_000);
+        for _ in 0..draws {
             let other = Illumination::draw(&mut rng);
             let (times, face) = answering(&other, 0.1, 0.01);
             let found = starts(&times, &face, sequence.step_ms(), steps);
@@ -231,7 +279,65 @@ mod tests {
             let (r, _) = best(&found, &shown_chroma(&sequence)).expect("starts");
             matched += usize::from(r > chance && other.colors() != sequence.colors());
         }
-        assert_eq!(matched, 0);
+        println!("other sessions' sequences matched {matched} of {draws}");
+        assert!(matched * 1_000 <= draws, "{matched} of {draws}");
+    }
+
+    #[test]
+    fn a_channel_shaken_by_its_own_noise_counts_less() {
+        // a weak answer in every channel (a bright room), with the brightness shaken ten times
+        // as hard as the chroma (a head shading itself against the room)
+        let mut rng = StdRng::seed_from_u64(0x39_0005);
+        let sequence = Illumination::draw(&mut rng);
+        let steps = sequence.colors().len();
+        let (times, mut face) = answering(&sequence, 0.02, 0.002);
+        for (i, x) in face.iter_mut().enumerate() {
+            // deterministic, changing every frame, not in step with the colours
+            x[2] += 0.02 * ((i as f32) * 2.3).sin();
+        }
+        let found = starts(&times, &face, sequence.step_ms(), steps);
+        let (r, start) = best(&found, &shown_chroma(&sequence)).expect("starts");
+        let weights = found[start].weights;
+        assert!(
+            weights[2] * 20.0 < weights[0].min(weights[1]),
+            "the brightness must weigh far less: {weights:?}"
+        );
+        // with every channel weighed alike, the shaken brightness drowns the answer
+        let plain = Start {
+            weights: [1.0; 3],
+            face_power: found[start].face.iter().flatten().map(|v| v * v).sum(),
+            offset_ms: found[start].offset_ms,
+            frames: found[start].frames.clone(),
+            basis: found[start].basis.clone(),
+            face: found[start].face.clone(),
+        };
+        let unweighted = correlation(&plain, &shown_chroma(&sequence));
+        let chance = null_correlation(&times, &face, steps);
+        println!("weighted {r:.3}, unweighted {unweighted:.3}, chance {chance:.3}");
+        assert!(
+            r > chance && r > unweighted + 0.1,
+            "{r} against {chance}, {unweighted}"
+        );
+    }
+
+    #[test]
+    fn a_channel_the_face_does_not_carry_weighs_nothing() {
+        let frames = vec![(0, 0), (1, 0), (2, 1), (3, 1)];
+        let face = [
+            vec![0.0, 0.01, 0.5, 0.52],
+            vec![0.1, 0.1, 0.3, 0.3],
+            vec![0.0; 4],
+        ];
+        let weights = channel_weights(&frames, &face);
+        // the first channel changes by 0.01 and 0.02 within its steps: a variance of
+        // (0.01² + 0.02²) / 2 / 2 = 1.25e-4; the second not at all (the floor); the third is
+        // not carried
+        assert!((weights[0] - 8_000.0).abs() < 1.0, "{weights:?}");
+        assert_eq!(weights[1], 1.0 / (NOISE_FLOOR * NOISE_FLOOR));
+        assert_eq!(weights[2], 0.0);
+        // no two frames in one step: every carried channel weighs alike
+        let apart = vec![(0, 0), (1, 1), (2, 2), (3, 3)];
+        assert_eq!(channel_weights(&apart, &face), [1.0, 1.0, 0.0]);
     }
 
     #[test]
