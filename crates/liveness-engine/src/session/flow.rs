@@ -163,10 +163,16 @@ impl LivenessSession {
             return;
         }
         let extended = held >= self.config.passive_hold_ms + HOLD_EXTENSION_MS;
-        let light_conclusive = self
-            .light_reading()
+        let light = self.light_reading();
+        let light_conclusive = light
+            .as_ref()
             .is_some_and(|l| l.finding.evidence() != layers::Evidence::None);
-        if extended || light_conclusive || layers::motion::summarise(&self.frames).is_conclusive() {
+        // the motion layer's own judgement, not the measurement alone: with the light it can
+        // take depth away (a sheet swayed before a still room) or lend it
+        let motion_conclusive =
+            layers::motion::score(&self.frames, light.as_ref(), false).evidence
+                != layers::Evidence::None;
+        if extended || light_conclusive || motion_conclusive {
             self.finish(EndReason::Completed, events);
         } else if !self.asked_to_turn {
             // still as a photo so far: ask for the motion that tells a head from a picture
