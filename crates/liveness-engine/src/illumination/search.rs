@@ -153,10 +153,10 @@ fn correlation(start: &Start, shown: &[[f32; 3]]) -> f32 {
     let (mut xe, mut ee, mut weight) = (0.0f32, 0.0f32, 0.0f32);
     // a channel the face's series does not carry weighs 0 and is left out of both sides
     for c in (0..3).filter(|&c| start.weights[c] > 0.0) {
-        weight += start.weights[c];
+        let w = start.weights[c];
+        weight += w;
         let e: Vec<f32> = start.frames.iter().map(|&(_, k)| shown[k][c]).collect();
         let de = without_drift(&e, &start.basis);
-        let w = start.weights[c];
         for (x, e) in start.face[c].iter().zip(&de) {
             xe += w * x * e;
             ee += w * e * e;

@@ -168,10 +168,13 @@ impl LivenessSession {
             .as_ref()
             .is_some_and(|l| l.finding.evidence() != layers::Evidence::None);
         // the motion layer's own judgement, not the measurement alone: with the light it can
-        // take depth away (a sheet swayed before a still room) or lend it
-        let motion_conclusive = layers::motion::score(&self.frames, light.as_ref(), false).evidence
-            != layers::Evidence::None;
-        if extended || light_conclusive || motion_conclusive {
+        // take depth away (a sheet swayed before a still room) or lend it; asked only when
+        // neither the time nor the light has decided
+        let motion_conclusive = || {
+            layers::motion::score(&self.frames, light.as_ref(), false).evidence
+                != layers::Evidence::None
+        };
+        if extended || light_conclusive || motion_conclusive() {
             self.finish(EndReason::Completed, events);
         } else if !self.asked_to_turn {
             // still as a photo so far: ask for the motion that tells a head from a picture
