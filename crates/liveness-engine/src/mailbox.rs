@@ -77,18 +77,19 @@ impl Slot {
     }
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct LatestFrame {
     slot: Mutex<Slot>,
-    /// Frames captured within these session times are set aside when replaced (none without).
-    light_window: Option<RangeInclusive<u64>>,
+    /// Frames captured within these session times are set aside when replaced (none when
+    /// empty).
+    light_window: RangeInclusive<u64>,
     dropped: AtomicU64,
 }
 
 impl LatestFrame {
     /// A mailbox for a session without a light check.
     pub fn new() -> Self {
-        Self::default()
+        Self::with_light_window(1..=0)
     }
 
     /// The mailbox for `session`: it sets replaced frames aside while the session's light
@@ -103,8 +104,9 @@ impl LatestFrame {
     /// the light check.
     pub fn with_light_window(window: RangeInclusive<u64>) -> Self {
         Self {
-            light_window: Some(window),
-            ..Self::default()
+            slot: Mutex::default(),
+            light_window: window,
+            dropped: AtomicU64::new(0),
         }
     }
 
@@ -119,9 +121,7 @@ impl LatestFrame {
         };
         self.dropped.fetch_add(1, Ordering::Relaxed);
         slot.replaced += 1;
-        if let Some(window) = &self.light_window {
-            slot.set_aside(replaced, window);
-        }
+        slot.set_aside(replaced, &self.light_window);
         true
     }
 
