@@ -484,7 +484,7 @@ export interface components {
             type: "ready";
         } | {
             /**
-             * @description Sent once per session, 1 s after `ready` on its first connection: the page shows
+             * @description Sent once per session, right after `ready` on its first connection: the page shows
              *     `colors[k]` around the face oval from `receipt + k × step_ms` on
              *     (`{"colors": ["#rrggbb", …], "step_ms": N}`).
              */

@@ -21,7 +21,7 @@ T = TypeVar("T", bound="ClientMessageType1Data")
 
 @_attrs_define
 class ClientMessageType1Data:
-    """ Sent once per session, 1 s after `ready` on its first connection: the page shows
+    """ Sent once per session, right after `ready` on its first connection: the page shows
     `colors[k]` around the face oval from `receipt + k × step_ms` on
     (`{"colors": ["#rrggbb", …], "step_ms": N}`).
 
