@@ -13,7 +13,6 @@
 //! than refusing the newer frames: a worker that comes back late still finds the whole interval
 //! covered, every colour step sampled, instead of its first half only.
 
-use std::ops::RangeInclusive;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -53,10 +52,10 @@ struct Slot {
 
 impl Slot {
     /// Sets `frame` (the newest replaced, so the lane stays in capture order) aside for the
-    /// light check if it was captured within `window`; when that passes the bounds, thins the
-    /// lane evenly until it fits again.
-    fn set_aside(&mut self, frame: PendingFrame, window: &RangeInclusive<u64>) {
-        if !window.contains(&frame.timestamp_ms) || frame.jpeg.len() > LIGHT_LANE_BYTES {
+    /// light check if it was captured by `window_end_ms`; when that passes the bounds, thins
+    /// the lane evenly until it fits again.
+    fn set_aside(&mut self, frame: PendingFrame, window_end_ms: u64) {
+        if frame.timestamp_ms > window_end_ms || frame.jpeg.len() > LIGHT_LANE_BYTES {
             return;
         }
         self.light_only.push(frame);
@@ -77,36 +76,34 @@ impl Slot {
     }
 }
 
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct LatestFrame {
     slot: Mutex<Slot>,
-    /// Frames captured within these session times are set aside when replaced (none when
-    /// empty).
-    light_window: RangeInclusive<u64>,
+    /// Frames captured up to this session time are set aside when replaced (0: none are).
+    light_window_end_ms: u64,
     dropped: AtomicU64,
 }
 
 impl LatestFrame {
     /// A mailbox for a session without a light check.
     pub fn new() -> Self {
-        Self::with_light_window(1..=0)
+        Self::default()
     }
 
     /// The mailbox for `session`: it sets replaced frames aside while the session's light
     /// sequence is shown, and drops them as [`Self::new`] does when it shows none.
     pub fn for_session(session: &LivenessSession) -> Self {
         session.illumination().map_or_else(Self::new, |sequence| {
-            Self::with_light_window(sequence.lead_in_ms()..=sequence.window_end_ms())
+            Self::with_light_window(sequence.window_end_ms())
         })
     }
 
-    /// A mailbox that sets replaced frames captured within session times `window` aside for
-    /// the light check.
-    pub fn with_light_window(window: RangeInclusive<u64>) -> Self {
+    /// A mailbox that sets replaced frames aside for the light check until session time
+    /// `window_end_ms`.
+    pub fn with_light_window(window_end_ms: u64) -> Self {
         Self {
-            slot: Mutex::default(),
-            light_window: window,
-            dropped: AtomicU64::new(0),
+            light_window_end_ms: window_end_ms,
+            ..Self::default()
         }
     }
 
@@ -121,7 +118,7 @@ impl LatestFrame {
         };
         self.dropped.fetch_add(1, Ordering::Relaxed);
         slot.replaced += 1;
-        slot.set_aside(replaced, &self.light_window);
+        slot.set_aside(replaced, self.light_window_end_ms);
         true
     }
 
@@ -183,7 +180,7 @@ mod tests {
 
     #[test]
     fn frames_replaced_in_the_light_window_are_set_aside_within_bounds() {
-        let mailbox = LatestFrame::with_light_window(0..=100);
+        let mailbox = LatestFrame::with_light_window(100);
         for t in 0..10 {
             mailbox.put(frame(t, 10));
         }
@@ -214,7 +211,7 @@ mod tests {
     fn a_full_lane_thins_evenly_over_the_whole_interval() {
         // a worker that comes back after 39 replaced frames finds 16 spread over all of them,
         // not the first 16
-        let mailbox = LatestFrame::with_light_window(0..=1_000);
+        let mailbox = LatestFrame::with_light_window(1_000);
         for t in 0..40 {
             mailbox.put(frame(t * 10, 10));
         }

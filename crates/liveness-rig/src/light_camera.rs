@@ -160,12 +160,10 @@ impl LightCamera {
         due
     }
 
-    /// The page received `sequence` at camera time `at_ms` and shows it from then on (from its
-    /// lead-in on, for a session's own sequence shown at 0). Another session's recording
-    /// answers its own sequence with the same timing.
+    /// The page received `sequence` at camera time `at_ms` and shows it from then on.
     pub fn show(&mut self, sequence: Illumination, at_ms: u64) {
         let sequence = match &self.scene {
-            Scene::OtherSequence(other) => other.clone().with_lead_in(sequence.lead_in_ms()),
+            Scene::OtherSequence(other) => other.clone(),
             _ => sequence,
         };
         self.shown = Some((sequence, at_ms as i64));

@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use domain::{Session, SessionStatus};
 use liveness_engine::capture_time;
@@ -54,8 +54,6 @@ pub struct LiveStream {
     started: Instant,
     /// The time given to the previous frame (`capture_time::frame_time` keeps them in order).
     last_frame_ms: Mutex<Option<u64>>,
-    /// The `illumination` message and the stream time it is due at, until it is sent.
-    light: Mutex<Option<(Duration, ClientMessage)>>,
 }
 
 impl std::fmt::Debug for LiveStream {
@@ -110,14 +108,9 @@ impl SessionService {
             mode: session.mode.as_str(),
             challenge_count: session.challenge_count,
         });
-        // sent after its lead-in (`LiveStream::send_light_when_due`), not now: the frames before
-        // it are unlit, and the anti-spoof model judges them while the colours are to come
-        let light = engine_session.illumination().map(|sequence| {
-            (
-                Duration::from_millis(sequence.lead_in_ms()),
-                ClientMessage::illumination(sequence),
-            )
-        });
+        if let Some(sequence) = engine_session.illumination() {
+            sink.send(ClientMessage::illumination(sequence));
+        }
         Ok(LiveStream {
             live: Arc::new(Live {
                 service: self.clone(),
@@ -133,7 +126,6 @@ impl SessionService {
             }),
             started: Instant::now(),
             last_frame_ms: Mutex::new(None),
-            light: Mutex::new(light),
         })
     }
 
@@ -193,7 +185,6 @@ impl LiveStream {
         if self.is_finished() {
             return Ok(());
         }
-        self.send_light_when_due();
         let arrival_ms = self.started.elapsed().as_millis() as u64;
         let timestamp_ms = {
             let mut last = self.last_frame_ms.lock();
@@ -205,29 +196,6 @@ impl LiveStream {
         self.live.service.live.counters.frame(replaced);
         self.live.schedule();
         Ok(())
-    }
-
-    /// When the `illumination` message is due, while it is still to be sent: the transport
-    /// calls [`Self::send_light_when_due`] then.
-    pub fn light_due_at(&self) -> Option<Instant> {
-        self.light
-            .lock()
-            .as_ref()
-            .map(|(due, _)| self.started + *due)
-    }
-
-    /// Sends the `illumination` message once its lead-in after the stream opened has passed
-    /// (the colours start at its receipt); the transport's timer calls this, and so does every
-    /// frame, so a transport without a timer still sends it on time within a frame.
-    pub fn send_light_when_due(&self) {
-        let mut light = self.light.lock();
-        if light
-            .as_ref()
-            .is_some_and(|(due, _)| self.started.elapsed() >= *due)
-            && let Some((_, message)) = light.take()
-        {
-            self.live.sink.send(message);
-        }
     }
 
     /// Frames replaced before they were analysed.

@@ -20,7 +20,7 @@ pub enum ClientMessage {
         mode: &'static str,
         challenge_count: u32,
     },
-    /// Sent once per session, 1 s after `ready` on its first connection: the page shows
+    /// Sent once per session, right after `ready` on its first connection: the page shows
     /// `colors[k]` around the face oval from `receipt + k × step_ms` on
     /// (`{"colors": ["#rrggbb", …], "step_ms": N}`).
     Illumination {

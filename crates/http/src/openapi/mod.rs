@@ -50,7 +50,7 @@ impl Modify for BearerKey {
                        its white balance; a claim that never passes or fails a session). The \
                        server times the frame by it within [arrival - 400 ms, arrival + 20 ms] \
                        and by its arrival otherwise. Server to client: JSON text `{\"type\", \"data\"}`: \
-                       `ready`, then, 1 s after it, `illumination` exactly as \
+                       `ready`, then `illumination` exactly as \
                        `{\"type\": \"illumination\", \"data\": {\"colors\": [\"#rrggbb\", ...], \
                        \"step_ms\": N}}` (11 colours, N 340-400, once per session, never on a \
                        reconnect; the page shows `colors[k]` from receipt + k x step_ms on, \

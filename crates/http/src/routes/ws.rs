@@ -135,11 +135,7 @@ async fn pump(
     let mut heartbeat = tokio::time::interval(HEARTBEAT.min(idle / 5));
     let (mut last_frame, mut last_pong) = (Instant::now(), Instant::now());
     let close = loop {
-        let light_due = live.light_due_at();
         tokio::select! {
-            () = tokio::time::sleep_until(light_due.unwrap_or_else(Instant::now).into()), if light_due.is_some() => {
-                live.send_light_when_due();
-            }
             incoming = messages.recv() => match incoming {
                 Some(Ok(Message::Binary(frame))) => {
                     last_frame = Instant::now();

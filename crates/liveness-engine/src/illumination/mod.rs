@@ -38,12 +38,6 @@ pub const MAX_STEP_MS: u32 = 400;
 /// opened) that the delay search considers: network both ways, the display's refresh and the
 /// camera's exposure and encoding.
 pub const MAX_OFFSET_MS: u64 = 500;
-/// How long after the stream opens a session's server sends the sequence (issue 42): the
-/// frames of this first second are unlit, so the anti-spoof model, which never judges a frame
-/// the colours light (`session::light`), judges them while the colours are still to come
-/// instead of after the colours and the camera's settling. Without it a session waited for
-/// the model's faces after the colours, on a loaded server 2 s or more.
-pub const LEAD_IN_MS: u64 = 1_000;
 
 /// The palette, as `#rrggbb`: bright colours of distinct hue, none a saturated red.
 pub const PALETTE: [[u8; 3]; 8] = [
@@ -112,15 +106,12 @@ pub fn srgb_to_linear(v: u8) -> f32 {
 }
 
 /// One session's sequence, as sent to the client: `{"colors": ["#rrggbb", …], "step_ms": N}`.
-/// The page shows `colors[k]` from `receipt + k × step_ms` on. The server sends it
-/// [`Self::lead_in_ms`] after the stream opened (not on the wire: a page's receipt is its
-/// start), so in the session's clock the colours start then.
+/// The page shows `colors[k]` from `receipt + k × step_ms` on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "WireSequence", into = "WireSequence")]
 pub struct Illumination {
     colors: Vec<ScreenColor>,
     step_ms: u32,
-    lead_in_ms: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -157,17 +148,7 @@ impl Illumination {
         if colors.len() < 2 || !(1..=10_000).contains(&step_ms) {
             return Err("a sequence needs two colours or more and a step of 1..=10000 ms".into());
         }
-        Ok(Self {
-            colors,
-            step_ms,
-            lead_in_ms: 0,
-        })
-    }
-
-    /// The same sequence, sent `lead_in_ms` after the stream opened ([`LEAD_IN_MS`] for a
-    /// session's own).
-    pub fn with_lead_in(self, lead_in_ms: u64) -> Self {
-        Self { lead_in_ms, ..self }
+        Ok(Self { colors, step_ms })
     }
 
     /// Draws [`SEQUENCE_LENGTH`] colours from the [`PALETTE`], no colour twice in a row, and a
@@ -183,7 +164,6 @@ impl Illumination {
         Self {
             colors,
             step_ms: rng.random_range(MIN_STEP_MS..=MAX_STEP_MS),
-            lead_in_ms: 0,
         }
     }
 
@@ -200,16 +180,8 @@ impl Illumination {
         self.colors.len() as u64 * u64::from(self.step_ms)
     }
 
-    /// Session time at which the sequence is sent (0 for one read off the wire, where the
-    /// page's receipt is the start).
-    pub fn lead_in_ms(&self) -> u64 {
-        self.lead_in_ms
-    }
-
-    /// The colour shown `elapsed_ms` into the session's clock (after the page's receipt, for a
-    /// sequence read off the wire); `None` before and after the sequence.
+    /// The colour shown `elapsed_ms` after the sequence started; `None` before and after it.
     pub fn color_at(&self, elapsed_ms: i64) -> Option<ScreenColor> {
-        let elapsed_ms = elapsed_ms - self.lead_in_ms as i64;
         if elapsed_ms < 0 {
             return None;
         }
@@ -220,13 +192,7 @@ impl Illumination {
 
     /// Session time by which every frame lit by the sequence has arrived, whatever the delay.
     pub fn window_end_ms(&self) -> u64 {
-        self.lead_in_ms + self.duration_ms() + MAX_OFFSET_MS
-    }
-
-    /// Whether a frame captured at session time `t` may be lit by the sequence: sent by then,
-    /// and not yet past [`Self::window_end_ms`].
-    pub fn may_light(&self, t: u64) -> bool {
-        (self.lead_in_ms..=self.window_end_ms()).contains(&t)
+        self.duration_ms() + MAX_OFFSET_MS
     }
 }
 
@@ -274,20 +240,6 @@ mod tests {
         assert_eq!(sequence.color_at(299), Some(ScreenColor([255, 255, 255])));
         assert_eq!(sequence.color_at(300), Some(ScreenColor([0, 255, 0])));
         assert_eq!(sequence.color_at(600), None);
-        let sent_later = sequence.clone().with_lead_in(1_000);
-        assert_eq!(sent_later.color_at(999), None);
-        assert_eq!(
-            sent_later.color_at(1_000),
-            Some(ScreenColor([255, 255, 255]))
-        );
-        assert_eq!(sent_later.color_at(1_300), Some(ScreenColor([0, 255, 0])));
-        assert_eq!(sent_later.window_end_ms(), 1_000 + 600 + MAX_OFFSET_MS);
-        assert!(!sent_later.may_light(999) && sent_later.may_light(1_000));
-        assert_eq!(
-            serde_json::to_string(&sent_later).ok(),
-            serde_json::to_string(&sequence).ok(),
-            "the lead-in is not on the wire"
-        );
         assert_eq!(
             ScreenColor::parse("#00ff7f"),
             Some(ScreenColor([0, 255, 127]))

@@ -236,14 +236,6 @@ fn lit_frames<'a>(
 
 /// Judges the samples (capture time in the session's clock, regions) against `sequence`.
 pub fn read(samples: &[(u64, LightSample)], sequence: &Illumination) -> LightReading {
-    // the delay search counts from the sequence's sending; a frame captured before it is unlit
-    let lead_in = sequence.lead_in_ms();
-    let since_sent: Vec<(u64, LightSample)> = samples
-        .iter()
-        .filter(|(t, _)| *t >= lead_in)
-        .map(|(t, sample)| (t - lead_in, *sample))
-        .collect();
-    let samples = since_sent.as_slice();
     let all_surround: Vec<u32> = samples.iter().map(|(_, s)| s.surround_pixels).collect();
     let reference = match median_pixels(all_surround) >= MIN_SURROUND_PIXELS {
         true => Reference::Room,

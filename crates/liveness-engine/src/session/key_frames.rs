@@ -5,9 +5,8 @@
 //! - while the colours show, for the light alone: a decode, no inference. Nothing else the
 //!   flow does then waits on an analysis: the anti-spoof model skips the lit frames, and the
 //!   hold waits for the colours to end.
-//! - before the colours (their lead-in, `illumination::LEAD_IN_MS`) and after them and the
-//!   camera's settling, while the passive hold waits for faces the model judged, by the
-//!   anti-spoof model alone: a decode and the one model, without the
+//! - after the colours and the camera's settling, while the passive hold waits for faces the
+//!   model judged, by the anti-spoof model alone: a decode and the one model, without the
 //!   detector, the mesh and the embedding (5.7 ms against 12.9–20.9 ms for an analysis, one
 //!   core, `benches/frame.rs`).
 //!   The model's view is the box ×2.7, so a head that moved a little in under a second stays
@@ -30,18 +29,18 @@ pub const KEY_FRAME_GAP_MS: u64 = 1_000;
 
 impl LivenessSession {
     /// Whether the frame at `t`, due for analysis on a server that fell behind, is read for the
-    /// light only: the colours show, the flow waits on nothing but time (settling or
+    /// light only: the colours still show, the flow waits on nothing but time (settling or
     /// holding, not a challenge), and the face box comes from a recent key frame.
     pub(super) fn light_only_turn(&self, t: u64) -> bool {
-        self.lit_by_sequence(t)
+        self.light_check_shown()
+            && !self.light_window_over(t)
             && matches!(self.phase, Phase::Settling | Phase::Holding(_))
             && self.recent_key_frame(t)
     }
 
     /// Whether the frame at `t`, due for analysis on a server that fell behind, is judged by the
-    /// anti-spoof model alone in the carried face box: the colours are still to come, or they
-    /// and the camera's settling are over; the passive hold waits, and the face box comes from
-    /// a recent key frame.
+    /// anti-spoof model alone in the carried face box: the colours and the camera's settling
+    /// are over, the passive hold waits, and the face box comes from a recent key frame.
     pub(super) fn model_only_turn(&self, t: u64) -> bool {
         self.light_check_shown()
             && !self.coloured_by_sequence(t)

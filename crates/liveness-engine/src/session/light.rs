@@ -81,7 +81,7 @@ impl LivenessSession {
                 .is_some_and(|(kept, _)| kept.abs_diff(t) < LIGHT_SAMPLE_INTERVAL_MS)
         };
         let due = !near(at) && (at == 0 || !near(at - 1));
-        if !due || !sequence.may_light(t) || self.light_samples.len() >= MAX_LIGHT_SAMPLES {
+        if !due || t > sequence.window_end_ms() || self.light_samples.len() >= MAX_LIGHT_SAMPLES {
             return;
         }
         if let Ok(image) = Image::decode_with_limit(jpeg, self.config.max_frame_pixels) {
@@ -103,7 +103,7 @@ impl LivenessSession {
         };
         self.last_face_box = face.map(|f| f.bbox);
         if let Some(face) = face
-            && sequence.may_light(t)
+            && t <= sequence.window_end_ms()
             && self.light_samples.len() < MAX_LIGHT_SAMPLES
         {
             let sample = LightSample {
@@ -118,15 +118,10 @@ impl LivenessSession {
     /// Whether the frame captured at session time `t` may be coloured by the sequence: lit by
     /// it, or pushed the other way by a camera whose white balance and exposure are still
     /// settling back after it ([`CAMERA_SETTLE_MS`]). The anti-spoof model never judges such
-    /// a frame; it does judge the unlit ones before the sequence is sent (its lead-in).
+    /// a frame.
     pub(super) fn coloured_by_sequence(&self, t: u64) -> bool {
         matches!(&self.light, LightCheck::Sequence(sequence)
-            if (sequence.lead_in_ms()..sequence.window_end_ms() + CAMERA_SETTLE_MS).contains(&t))
-    }
-
-    /// Whether the frame captured at session time `t` may be lit by the sequence.
-    pub(super) fn lit_by_sequence(&self, t: u64) -> bool {
-        matches!(&self.light, LightCheck::Sequence(sequence) if sequence.may_light(t))
+            if t < sequence.window_end_ms() + CAMERA_SETTLE_MS)
     }
 
     /// Whether this session showed a sequence.

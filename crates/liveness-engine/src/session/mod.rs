@@ -23,9 +23,9 @@ use crate::config::{LivenessConfig, SessionMode};
 use crate::error::LivenessError;
 use crate::events::{Guidance, LivenessEvent};
 use crate::fusion::{EndReason, VerdictReport};
+use crate::illumination::Illumination;
 use crate::illumination::reading::LightReading;
 use crate::illumination::sample::LightSample;
-use crate::illumination::{Illumination, LEAD_IN_MS};
 use crate::mailbox::TakenFrame;
 use crate::motion::parallax::{FacePatch, ParallaxTracker};
 use crate::observation::{
@@ -34,7 +34,7 @@ use crate::observation::{
 
 use intake::{Admission, FrameIntake};
 pub use key_frames::KEY_FRAME_GAP_MS;
-pub use light::{CAMERA_SETTLE_MS, LightCheck};
+pub use light::LightCheck;
 use portrait::PortraitCandidate;
 
 /// Faces counted with the all-faces detector every this many analysed frames.
@@ -123,9 +123,7 @@ impl LivenessSession {
         let plan = Self::draw_plan(&config, mode, rng);
         let light = match (config.illumination_enabled, opening) {
             (false, _) => LightCheck::Off,
-            (true, Opening::First) => {
-                LightCheck::Sequence(Illumination::draw(rng).with_lead_in(LEAD_IN_MS))
-            }
+            (true, Opening::First) => LightCheck::Sequence(Illumination::draw(rng)),
             (true, Opening::Reconnect) => LightCheck::ShownEarlier,
         };
         Self::replaying(engine, config, mode, plan, light)

@@ -73,10 +73,9 @@ pub fn family_camera_for(
     camera
 }
 
-/// A sequence drawn from `seed`, as the server would draw one (sent after its lead-in).
+/// A sequence drawn from `seed`, as the server would draw one.
 pub fn sequence(seed: u64) -> LightCheck {
-    LightCheck::Sequence(
-        Illumination::draw(&mut rand::rngs::StdRng::seed_from_u64(seed))
-            .with_lead_in(facegate_liveness_engine::illumination::LEAD_IN_MS),
-    )
+    LightCheck::Sequence(Illumination::draw(&mut rand::rngs::StdRng::seed_from_u64(
+        seed,
+    )))
 }
