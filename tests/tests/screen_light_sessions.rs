@@ -1,10 +1,13 @@
 //! The screen-light check over the real WebSocket of the real binary (issue 29), one session
 //! per camera, with the server's sequence drawn from a known seed (`sessions.rng_seed`, tests
-//! only) and each rendering camera seeded: a live face near the screen passes; a replay on a
-//! screen and an injected stream tinted in sync fail; a print over a moving head and a live
-//! person's recording answering another session's sequence end in `retry` (the light's
-//! disputable finding against the other layers' live evidence); an injected stream that does
-//! not answer ends in `retry` with the `more_screen_light` guidance. The light is simulated on real footage
+//! only) and each rendering camera seeded: a live face near the screen passes; an injected
+//! stream tinted in sync fails; a replay on a screen never passes (`fail`, or `retry` where its
+//! answer, at the chance bar, reads as another sequence's: see the test); a print over a moving
+//! head and a live person's recording answering another session's sequence end in `retry`
+//! (the light's disputable finding against the other layers' live evidence); an injected
+//! stream that does not answer ends in `retry` with the `more_screen_light` guidance. Each
+//! verdict comes with its reason code in the tenant's result, and a failed assertion prints
+//! every layer's reading. The light is simulated on real footage
 //! (`liveness_rig::light_camera`). No message reveals a layer score.
 
 use std::time::Duration;
@@ -19,7 +22,8 @@ use rand::SeedableRng;
 use serde_json::json;
 
 /// One passive session filmed by `camera`, its frames timed as `timing`; returns the verdict,
-/// the guidance codes and the messages.
+/// the guidance codes, and the messages followed by each layer's reading (the tenant's
+/// result, for the failure message).
 fn session_through(
     server: &facegate_blackbox_tests::Server,
     key: &str,
@@ -61,37 +65,92 @@ fn session_through(
         .filter(|m| m["type"] == "guidance")
         .filter_map(|m| m["data"]["code"].as_str().map(str::to_owned))
         .collect();
-    (verdict, guidance, outcome.messages)
+    let keyed = facegate_blackbox_tests::get(
+        &format!("{}/api/v1/session/{id}/result", server.base_url),
+        Some(key),
+    );
+    let mut shown = outcome.messages;
+    shown.push(json!({"reasons": keyed.body["reasons"]}));
+    shown.extend(
+        keyed.body["layers"]["layers"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|layer| json!({"layer": layer["layer"], "reason": layer["reason"]})),
+    );
+    (verdict, guidance, shown)
 }
+
+/// A session's outcome: its verdict and a reason code the tenant's result must carry.
+type Outcome = (&'static str, &'static str);
 
 #[test]
 fn each_rendering_camera_gets_its_verdict_over_the_websocket() {
+    let _turn = live::exclusive_lit_sessions();
     let server = start_server(&[("FACEGATE__SESSIONS__RNG_SEED", "29")]);
     let key = create_key(&server, "bank");
     let other = Illumination::draw(&mut rand::rngs::StdRng::seed_from_u64(2_929));
-    let cameras: [(&str, Scene, f32, &str); 6] = [
-        ("live face", Scene::LiveFace, 0.2, "pass"),
-        ("replay on a screen", Scene::ScreenReplay, 0.3, "fail"),
+    let cameras: [(&str, Scene, f32, &[Outcome]); 6] = [
+        ("live face", Scene::LiveFace, 0.2, &[("pass", "")]),
+        // the replay's glass adds light to face and room alike; the face's colour, measured
+        // against the room, follows this session's sequence at 0.78-0.80, right at what
+        // random sequences reach by chance over the delay search (0.78-0.80): above it, the
+        // room answering with the face is a glare (`Uniform`, `print_suspected`: `fail`);
+        // at or below it, a face swinging in steps of its own reads as another sequence's
+        // answer, which the model (these are live frames behind the glass) disputes
+        // (`retry`, `conflicting_evidence`). Which frames the server analysed decides which
+        // side of the bar a session lands on; a replay never passes
+        (
+            "replay on a screen",
+            Scene::ScreenReplay,
+            0.3,
+            &[
+                ("fail", "print_suspected"),
+                ("retry", "conflicting_evidence"),
+            ],
+        ),
         // the print scene renders paper's even answer over live footage whose head moves
         // with parallax: the light says flat, the motion layer saw a head, and layers that
         // disagree end in `retry` (`conflicting_evidence`), never `fail` (issue 39)
-        ("print", Scene::Print, 0.3, "retry"),
-        ("injected, tinted in sync", Scene::TintedStream, 0.3, "fail"),
+        (
+            "print",
+            Scene::Print,
+            0.3,
+            &[("retry", "conflicting_evidence")],
+        ),
+        (
+            "injected, tinted in sync",
+            Scene::TintedStream,
+            0.3,
+            &[("fail", "print_suspected")],
+        ),
         // a recording of a live person answering another sequence: its head's parallax and
         // the model vouch for a live face against the light, so `retry`, never `pass`
         (
             "another session's sequence",
             Scene::OtherSequence(other),
             0.3,
-            "retry",
+            &[("retry", "conflicting_evidence")],
         ),
-        ("injected, no answer", Scene::Injected, 0.3, "retry"),
+        (
+            "injected, no answer",
+            Scene::Injected,
+            0.3,
+            &[("retry", "no_light_response")],
+        ),
     ];
     for (i, (name, scene, ratio, expected)) in cameras.into_iter().enumerate() {
         let mut camera = LightCamera::new(engine(), scene, ratio, 290 + i as u64);
         let (verdict, guidance, messages) =
             session_through(&server, &key, &mut camera, live::FrameTiming::Stamped);
-        assert_eq!(verdict, expected, "{name}: {messages:?}");
+        let reasons = messages
+            .iter()
+            .find_map(|m| m.get("reasons")?.as_array().cloned())
+            .unwrap_or_default();
+        let met = expected.iter().any(|(outcome, reason)| {
+            verdict == *outcome && (reason.is_empty() || reasons.iter().any(|r| r == reason))
+        });
+        assert!(met, "{name}: expected one of {expected:?}: {messages:?}");
         if name == "injected, no answer" {
             assert!(
                 guidance.iter().any(|g| g == "more_screen_light"),
@@ -107,6 +166,7 @@ fn each_rendering_camera_gets_its_verdict_over_the_websocket() {
 /// none is timed by arrival and passes too when its frames arrive evenly.
 #[test]
 fn capture_times_line_the_light_up_when_frames_arrive_irregularly() {
+    let _turn = live::exclusive_lit_sessions();
     let server = start_server(&[("FACEGATE__SESSIONS__RNG_SEED", "2929")]);
     let key = create_key(&server, "bank");
     let timings = [
