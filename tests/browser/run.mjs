@@ -276,10 +276,15 @@ async function installScriptedCamera({ frames_url, segments, fps, frame_count, l
         lastChallenge = asked;
         const kind = asked.split(':')[1];
         // the action at half speed: a person holds a pose longer than the labelled clip, and a
-        // 0.6 s turn can fall between the frames a loaded server analyses
-        const action = (segments[kind] || []).flatMap((i) => [i, i]);
-        // at rest for half a second first (a challenge counts from a resting face), and back at
-        // rest for two seconds after, as a person waits to see whether it counted. A loaded CI
+        // turn at least two seconds: talking-woman's labelled left turn lasts 0.6 s, and in two
+        // full CI runs on 2 cores a server analysing one or two frames a second (27 faces over
+        // the whole active session) saw none of its frames turned
+        const segment = segments[kind] || [];
+        const slowdown = kind.startsWith('turn_') ? Math.max(2, Math.ceil((2 * fps) / segment.length)) : 2;
+        const action = segment.flatMap((i) => Array(slowdown).fill(i));
+        // at rest for a second first (a challenge counts from a resting face seen after it was
+        // asked; half a second fell between that server's analysed frames), and back at rest
+        // for two seconds after, as a person waits to see whether it counted. A loaded CI
         // server analysed this stream at about 1.5 frames a second, and a return is read from
         // an analysed resting frame: with the half second before the next try, a turn and a
         // smile done at 0.80 and 1.00 were never seen to return; with one second after it, a
@@ -287,7 +292,7 @@ async function installScriptedCamera({ frames_url, segments, fps, frame_count, l
         // over its neutral frames, and two of the nine read wider than the relaxed bar of a
         // baseline taken on the narrow ones), and both sessions ended retry
         const rest = (n) => Array.from({ length: n }, (_, k) => segments.neutral[k % segments.neutral.length]);
-        answer = action.length ? rest(8).concat(action, rest(2 * fps)) : [];
+        answer = action.length ? rest(fps).concat(action, rest(2 * fps)) : [];
         queue = answer.slice();
       } else if (!asked) {
         answer = [];
