@@ -192,10 +192,7 @@ pub fn assert_no_console_errors(report: &serde_json::Value) {
 /// the session's API-key result, which say why (the page never sees them).
 pub fn assert_page_passed(report: &serde_json::Value, server: &Server, id: &str, key: &str) {
     if report["verdict"] != "pass" {
-        let keyed = crate::get(
-            &format!("{}/api/v1/session/{id}/result", server.base_url),
-            Some(key),
-        );
+        let keyed = crate::keyed_session_result(server, id, key);
         panic!(
             "verdict {}: {report:#}\nlayers: {:#}",
             report["verdict"], keyed.body["layers"]

@@ -209,6 +209,15 @@ pub fn session_result(server: &Server, id: &str, token: &str) -> Reply {
     )
 }
 
+/// `GET /api/v1/session/{id}/result` with the tenant's API key: the result with its layers and
+/// reasons, which the browser's token never reads.
+pub fn keyed_session_result(server: &Server, id: &str, key: &str) -> Reply {
+    get(
+        &format!("{}/api/v1/session/{id}/result", server.base_url),
+        Some(key),
+    )
+}
+
 /// GETs `url` and returns the status and the raw body (for images).
 pub fn get_bytes(url: &str) -> (u16, Vec<u8>) {
     let agent: ureq::Agent = ureq::Agent::config_builder()

@@ -14,22 +14,57 @@ use std::time::Duration;
 
 use facegate_blackbox_tests::live::{self, video_frames};
 use facegate_blackbox_tests::{
-    create_key, create_managed_session, engine, id_and_token, start_server,
+    create_key, create_managed_session, engine, id_and_token, keyed_session_result, start_server,
 };
 use liveness_engine::Illumination;
 use liveness_rig::light_camera::{LightCamera, Scene};
 use rand::SeedableRng;
 use serde_json::json;
 
-/// One passive session filmed by `camera`, its frames timed as `timing`; returns the verdict,
-/// the guidance codes, and the messages followed by each layer's reading (the tenant's
-/// result, for the failure message).
+/// What one session showed: its verdict and guidance over the socket, and the tenant's
+/// result (reasons, and each layer's reading for a failure message).
+struct Seen {
+    verdict: String,
+    guidance: Vec<String>,
+    messages: Vec<serde_json::Value>,
+    result: serde_json::Value,
+}
+
+impl Seen {
+    /// Whether the session ended as one of `expected`: its verdict, with the reason code (if
+    /// any) among the result's reasons.
+    fn ended_as_one_of(&self, expected: &[Outcome]) -> bool {
+        let reasons = self.result["reasons"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        expected.iter().any(|(verdict, reason)| {
+            self.verdict == *verdict && (reason.is_empty() || reasons.iter().any(|r| r == reason))
+        })
+    }
+
+    /// The messages, the reasons and each layer's reading, for a failure message.
+    fn described(&self) -> String {
+        let layers: Vec<String> = self.result["layers"]["layers"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|layer| format!("{}: {}", layer["layer"], layer["reason"]))
+            .collect();
+        format!(
+            "{:?}\nreasons: {}\nlayers: {layers:#?}",
+            self.messages, self.result["reasons"]
+        )
+    }
+}
+
+/// One passive session filmed by `camera`, its frames timed as `timing`.
 fn session_through(
     server: &facegate_blackbox_tests::Server,
     key: &str,
     camera: &mut LightCamera,
     timing: live::FrameTiming,
-) -> (String, Vec<String>, Vec<serde_json::Value>) {
+) -> Seen {
     let created = create_managed_session(server, key, json!({"mode": "passive"}));
     let (id, token) = id_and_token(&created);
     let frames = video_frames("webcam-man-1", 15, 0.0, 12.0);
@@ -65,20 +100,12 @@ fn session_through(
         .filter(|m| m["type"] == "guidance")
         .filter_map(|m| m["data"]["code"].as_str().map(str::to_owned))
         .collect();
-    let keyed = facegate_blackbox_tests::get(
-        &format!("{}/api/v1/session/{id}/result", server.base_url),
-        Some(key),
-    );
-    let mut shown = outcome.messages;
-    shown.push(json!({"reasons": keyed.body["reasons"]}));
-    shown.extend(
-        keyed.body["layers"]["layers"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|layer| json!({"layer": layer["layer"], "reason": layer["reason"]})),
-    );
-    (verdict, guidance, shown)
+    Seen {
+        verdict,
+        guidance,
+        messages: outcome.messages,
+        result: keyed_session_result(server, &id, key).body,
+    }
 }
 
 /// A session's outcome: its verdict and a reason code the tenant's result must carry.
@@ -141,20 +168,17 @@ fn each_rendering_camera_gets_its_verdict_over_the_websocket() {
     ];
     for (i, (name, scene, ratio, expected)) in cameras.into_iter().enumerate() {
         let mut camera = LightCamera::new(engine(), scene, ratio, 290 + i as u64);
-        let (verdict, guidance, messages) =
-            session_through(&server, &key, &mut camera, live::FrameTiming::Stamped);
-        let reasons = messages
-            .iter()
-            .find_map(|m| m.get("reasons")?.as_array().cloned())
-            .unwrap_or_default();
-        let met = expected.iter().any(|(outcome, reason)| {
-            verdict == *outcome && (reason.is_empty() || reasons.iter().any(|r| r == reason))
-        });
-        assert!(met, "{name}: expected one of {expected:?}: {messages:?}");
+        let seen = session_through(&server, &key, &mut camera, live::FrameTiming::Stamped);
+        assert!(
+            seen.ended_as_one_of(expected),
+            "{name}: expected one of {expected:?}: {}",
+            seen.described()
+        );
         if name == "injected, no answer" {
             assert!(
-                guidance.iter().any(|g| g == "more_screen_light"),
-                "{name}: {guidance:?}"
+                seen.guidance.iter().any(|g| g == "more_screen_light"),
+                "{name}: {:?}",
+                seen.guidance
             );
         }
     }
@@ -182,7 +206,7 @@ fn capture_times_line_the_light_up_when_frames_arrive_irregularly() {
     ];
     for (i, (name, timing)) in timings.into_iter().enumerate() {
         let mut camera = live::live_camera(0.2, 2_900 + i as u64);
-        let (verdict, _, messages) = session_through(&server, &key, &mut camera, timing);
-        assert_eq!(verdict, "pass", "{name}: {messages:?}");
+        let seen = session_through(&server, &key, &mut camera, timing);
+        assert_eq!(seen.verdict, "pass", "{name}: {}", seen.described());
     }
 }
