@@ -11,6 +11,10 @@
 //!   core, `benches/frame.rs`).
 //!   The model's view is the box ×2.7, so a head that moved a little in under a second stays
 //!   in it; the key frames keep checking that a face is there, and feed every other layer.
+//!   The frames the mailbox set aside in its model lane (the first unlit frames after the
+//!   settling) are judged the same way, at the analysis rate, until the hold has its
+//!   [`MIN_MODEL_FACES`]: a loaded server gets the faces a session kept up with gets, from the
+//!   same span of capture time, instead of one a take.
 //!
 //! Issue 42: the models run at the rate the layers need, and that rate falls under load
 //! without a layer losing its evidence. A session that is kept up with analyses every frame
@@ -21,6 +25,7 @@ use face_engine::Image;
 use crate::events::{Guidance, LivenessEvent};
 use crate::observation::CarriedBoxJudgement;
 
+use super::flow::MIN_MODEL_FACES;
 use super::{LivenessSession, Phase};
 
 /// Capture time from one key frame of a session its server fell behind to the next: the
@@ -47,6 +52,20 @@ impl LivenessSession {
             && matches!(self.phase, Phase::Holding(_))
             && self.recent_key_frame(t)
             && self.carried_box_judgements.len() < self.max_frames
+    }
+
+    /// Whether the frame at `t`, set aside by the mailbox's model lane (`crate::mailbox`), is
+    /// judged by the anti-spoof model alone in the carried face box: as in
+    /// [`Self::model_only_turn`], while the hold still waits for [`MIN_MODEL_FACES`], and no
+    /// sooner after the last frame the model judged than the analysis rate allows, so the
+    /// faces it gets are those a session kept up with gets.
+    pub(super) fn set_aside_model_turn(&self, t: u64) -> bool {
+        let judged = || self.model_judged_times();
+        self.model_only_turn(t)
+            && judged().count() < MIN_MODEL_FACES
+            && judged()
+                .max()
+                .is_none_or(|last| t >= last + self.config.min_frame_interval_ms())
     }
 
     /// Whether a face box was found on a frame analysed less than [`KEY_FRAME_GAP_MS`] of

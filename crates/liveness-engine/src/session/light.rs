@@ -120,8 +120,17 @@ impl LivenessSession {
     /// settling back after it ([`CAMERA_SETTLE_MS`]). The anti-spoof model never judges such
     /// a frame.
     pub(super) fn coloured_by_sequence(&self, t: u64) -> bool {
-        matches!(&self.light, LightCheck::Sequence(sequence)
-            if t < sequence.window_end_ms() + CAMERA_SETTLE_MS)
+        self.model_window_start_ms().is_some_and(|start| t < start)
+    }
+
+    /// The session time from which the anti-spoof model may judge frames: the end of the
+    /// sequence's window and of the camera's settling after it ([`CAMERA_SETTLE_MS`]); `None`
+    /// when the session shows no sequence (the model judges every frame).
+    pub fn model_window_start_ms(&self) -> Option<u64> {
+        match &self.light {
+            LightCheck::Sequence(sequence) => Some(sequence.window_end_ms() + CAMERA_SETTLE_MS),
+            LightCheck::Off | LightCheck::ShownEarlier => None,
+        }
     }
 
     /// Whether this session showed a sequence.

@@ -279,9 +279,10 @@ impl LivenessSession {
         events
     }
 
-    /// Feeds what a worker took from the session's mailbox: the frames set aside while the
-    /// screen's colours were shown are read by the light check only (a decode each, no
-    /// inference), in the last analysed face's box, and the newest frame goes through
+    /// Feeds what a worker took from the session's mailbox, in the last analysed face's box:
+    /// the frames set aside while the screen's colours were shown are read by the light check
+    /// only (a decode each, no inference), those set aside in the model's first unlit span are
+    /// judged by the anti-spoof model alone (`key_frames`), and the newest frame goes through
     /// [`Self::push_frame`]. Before the first face box, the newest frame goes first: its face
     /// gives the box the set-aside frames are read in (a loaded server's first analysis of a
     /// session can come a second or more into the colours). Frames replaced in the mailbox mean
@@ -289,20 +290,28 @@ impl LivenessSession {
     /// renews the face box (`key_frames`).
     pub fn push_taken(&mut self, taken: &TakenFrame) -> Vec<LivenessEvent> {
         let behind = taken.replaced > 0;
-        let sample_set_aside = |session: &mut Self| {
-            if session.phase != Phase::Finished {
-                for frame in &taken.light_only {
-                    session.sample_light(&frame.jpeg, frame.timestamp_ms, true);
+        let read_set_aside = |session: &mut Self, events: &mut Vec<LivenessEvent>| {
+            for frame in &taken.set_aside {
+                if session.phase == Phase::Finished {
+                    break;
+                }
+                let (jpeg, t) = (&frame.jpeg, frame.timestamp_ms);
+                if session.coloured_by_sequence(t) {
+                    session.sample_light(jpeg, t, true);
+                } else if session.set_aside_model_turn(t) {
+                    session.judge_in_carried_box(jpeg, t, events);
                 }
             }
         };
         let (jpeg, t) = (&taken.newest.jpeg, taken.newest.timestamp_ms);
         if self.last_face_box.is_some() {
-            sample_set_aside(self);
-            return self.push(jpeg, t, behind);
+            let mut events = Vec::new();
+            read_set_aside(self, &mut events);
+            events.extend(self.push(jpeg, t, behind));
+            return events;
         }
-        let events = self.push(jpeg, t, behind);
-        sample_set_aside(self);
+        let mut events = self.push(jpeg, t, behind);
+        read_set_aside(self, &mut events);
         events
     }
 
