@@ -76,14 +76,39 @@ impl LightSample {
             x1: c.x + a,
             y1: c.y + b,
         };
-        let centre = mean(rgb, face, |x, y| radius(x, y) < CENTRE);
-        let rim = mean(rgb, face, |x, y| (RIM.0..RIM.1).contains(&radius(x, y)));
-        let body = |x: u32, y: u32| radius(x, y) < BODY;
-        let split = luminance(mean(rgb, face, body).0);
         let table = linear_table();
-        let luma = |x: u32, y: u32| luminance(rgb.get_pixel(x, y).0.map(|v| table[v as usize]));
-        let darker = mean(rgb, face, |x, y| body(x, y) && luma(x, y) < split);
-        let brighter = mean(rgb, face, |x, y| body(x, y) && luma(x, y) >= split);
+        // one pass over the face box reads each pixel's radius and linear colour once; the
+        // body's pixels are kept, in reading order, for the split into darker and brighter
+        let (mut centre, mut rim, mut body) = (Mean::default(), Mean::default(), Mean::default());
+        let mut body_pixels = Vec::with_capacity(face.pixels_read(rgb));
+        face.for_each(rgb, |x, y| {
+            let r = radius(x, y);
+            let linear = rgb.get_pixel(x, y).0.map(|v| table[v as usize]);
+            if r < CENTRE {
+                centre.add(linear);
+            }
+            if (RIM.0..RIM.1).contains(&r) {
+                rim.add(linear);
+            }
+            if r < BODY {
+                body.add(linear);
+                body_pixels.push((linear, luminance(linear)));
+            }
+        });
+        let split = luminance(body.finish().0);
+        let (mut darker, mut brighter) = (Mean::default(), Mean::default());
+        for (linear, luma) in body_pixels {
+            match luma < split {
+                true => darker.add(linear),
+                false => brighter.add(linear),
+            }
+        }
+        let (centre, rim, darker, brighter) = (
+            centre.finish(),
+            rim.finish(),
+            darker.finish(),
+            brighter.finish(),
+        );
         let (surround, surround_pixels) = surround_mean(rgb, bbox);
         let margin_rect = Rect {
             x0: c.x - MARGIN.1 * a,
@@ -131,36 +156,77 @@ struct Rect {
     y1: f32,
 }
 
+impl Rect {
+    /// The columns and rows `x0..x1`, `y0..y1` of the rectangle clipped to the image.
+    fn clipped(self, rgb: &RgbImage) -> (u32, u32, u32, u32) {
+        let (w, h) = (rgb.width() as f32, rgb.height() as f32);
+        (
+            self.x0.clamp(0.0, w) as u32,
+            self.x1.clamp(0.0, w) as u32,
+            self.y0.clamp(0.0, h) as u32,
+            self.y1.clamp(0.0, h) as u32,
+        )
+    }
+
+    /// How many pixels [`Self::for_each`] reads.
+    fn pixels_read(self, rgb: &RgbImage) -> usize {
+        let (x0, x1, y0, y1) = self.clipped(rgb);
+        let reads = |from: u32, to: u32| to.saturating_sub(from).div_ceil(STRIDE as u32) as usize;
+        reads(x0, x1) * reads(y0, y1)
+    }
+
+    /// Calls `read` with each pixel of the rectangle (clipped to the image) read, every
+    /// [`STRIDE`] both ways, row by row.
+    fn for_each(self, rgb: &RgbImage, mut read: impl FnMut(u32, u32)) {
+        let (x0, x1, y0, y1) = self.clipped(rgb);
+        for y in (y0..y1).step_by(STRIDE) {
+            for x in (x0..x1).step_by(STRIDE) {
+                read(x, y);
+            }
+        }
+    }
+}
+
+/// A running mean of linear colours, summed in f64 in reading order.
+#[derive(Debug, Default)]
+struct Mean {
+    sum: [f64; 3],
+    pixels: u32,
+}
+
+impl Mean {
+    fn add(&mut self, linear: [f32; 3]) {
+        for (sum, value) in self.sum.iter_mut().zip(linear) {
+            *sum += f64::from(value);
+        }
+        self.pixels += 1;
+    }
+
+    /// The mean colour and how many pixels it holds; zeros when none.
+    fn finish(&self) -> ([f32; 3], u32) {
+        match self.pixels {
+            0 => ([0.0; 3], 0),
+            n => (self.sum.map(|s| (s / f64::from(n)) as f32), n),
+        }
+    }
+}
+
 /// Mean colour of the pixels of `rect` (clipped to the image) that `keep` accepts, and how
 /// many there were; zeros when none.
 fn mean(rgb: &RgbImage, rect: Rect, keep: impl Fn(u32, u32) -> bool) -> ([f32; 3], u32) {
-    let (w, h) = (rgb.width() as f32, rgb.height() as f32);
-    let x0 = rect.x0.clamp(0.0, w) as u32;
-    let x1 = rect.x1.clamp(0.0, w) as u32;
-    let y0 = rect.y0.clamp(0.0, h) as u32;
-    let y1 = rect.y1.clamp(0.0, h) as u32;
-    let linear = linear_table();
-    let mut sum = [0.0f64; 3];
-    let mut n = 0u32;
-    for y in (y0..y1).step_by(STRIDE) {
-        for x in (x0..x1).step_by(STRIDE) {
-            if !keep(x, y) {
-                continue;
-            }
-            let p = rgb.get_pixel(x, y).0;
-            for c in 0..3 {
-                sum[c] += f64::from(linear[p[c] as usize]);
-            }
-            n += 1;
+    let table = linear_table();
+    let mut mean = Mean::default();
+    rect.for_each(rgb, |x, y| {
+        if keep(x, y) {
+            mean.add(rgb.get_pixel(x, y).0.map(|v| table[v as usize]));
         }
-    }
-    if n == 0 {
-        return ([0.0; 3], 0);
-    }
-    (sum.map(|s| (s / f64::from(n)) as f32), n)
+    });
+    mean.finish()
 }
 
 /// The top border and the upper 60% of the side borders, without the face's neighbourhood.
+/// Read row by row on the [`STRIDE`] grid: the top rows whole, the rows below only across the
+/// side borders.
 fn surround_mean(rgb: &RgbImage, bbox: &BoundingBox) -> ([f32; 3], u32) {
     let (w, h) = (rgb.width() as f32, rgb.height() as f32);
     let c = bbox.center();
@@ -170,18 +236,24 @@ fn surround_mean(rgb: &RgbImage, bbox: &BoundingBox) -> ([f32; 3], u32) {
     );
     let near_face =
         |x: u32, y: u32| (x as f32 - c.x).abs() < half_w && (y as f32 - c.y).abs() < half_h;
-    let in_border = |x: u32, y: u32| {
-        let (x, y) = (x as f32, y as f32);
-        y < BORDER * h || ((x < BORDER * w || x >= (1.0 - BORDER) * w) && y < 0.6 * h)
-    };
-    mean(
-        rgb,
-        Rect {
-            x0: 0.0,
-            y0: 0.0,
-            x1: w,
-            y1: 0.6 * h,
-        },
-        |x, y| in_border(x, y) && !near_face(x, y),
-    )
+    // the first grid column at or past `bound`
+    let grid_from =
+        |bound: f32| (bound.max(0.0).ceil() as u32).div_ceil(STRIDE as u32) * STRIDE as u32;
+    let width = rgb.width();
+    let left_end = grid_from(BORDER * w).min(width);
+    let right_start = grid_from((1.0 - BORDER) * w).clamp(left_end, width);
+    let table = linear_table();
+    let mut mean = Mean::default();
+    for y in (0..(0.6 * h).clamp(0.0, h) as u32).step_by(STRIDE) {
+        let top = (y as f32) < BORDER * h;
+        let middle_end = if top { right_start } else { left_end };
+        let columns = (0..left_end)
+            .step_by(STRIDE)
+            .chain((left_end..middle_end).step_by(STRIDE))
+            .chain((right_start..width).step_by(STRIDE));
+        for x in columns.filter(|&x| !near_face(x, y)) {
+            mean.add(rgb.get_pixel(x, y).0.map(|v| table[v as usize]));
+        }
+    }
+    mean.finish()
 }
