@@ -24,7 +24,7 @@ use std::ops::Range;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::LivenessSession;
+use crate::{LivenessSession, SessionMode};
 
 /// Most replaced frames set aside for the light check between two analyses: a second of a
 /// 15 fps camera, so a server that analyses each session about once a second still samples
@@ -65,7 +65,7 @@ struct Lanes {
 }
 
 impl Lanes {
-    fn hold(&self, timestamp_ms: u64) -> bool {
+    fn cover(&self, timestamp_ms: u64) -> bool {
         timestamp_ms <= self.light_window_end_ms || self.model.contains(&timestamp_ms)
     }
 }
@@ -79,10 +79,10 @@ struct Slot {
 
 impl Slot {
     /// Sets `frame` (the newest replaced, so the lane stays in capture order) aside if one of
-    /// `lanes` holds its capture time; when that passes the bounds, thins the lane evenly until
+    /// `lanes` covers its capture time; when that passes the bounds, thins the lane evenly until
     /// it fits again.
     fn set_aside(&mut self, frame: PendingFrame, lanes: &Lanes) {
-        if !lanes.hold(frame.timestamp_ms) || frame.jpeg.len() > LIGHT_LANE_BYTES {
+        if !lanes.cover(frame.timestamp_ms) || frame.jpeg.len() > LIGHT_LANE_BYTES {
             return;
         }
         self.set_aside.push(frame);
@@ -117,25 +117,26 @@ impl LatestFrame {
     }
 
     /// The mailbox for `session`: it sets replaced frames aside while the session's light
-    /// sequence is shown, and for [`MODEL_LANE_MS`] once the camera has settled after it; it
-    /// drops them as [`Self::new`] does when the session shows no sequence.
+    /// sequence is shown, and, in passive mode (where the hold waits for the model's faces),
+    /// for [`MODEL_LANE_MS`] once the camera has settled after it; it drops them as
+    /// [`Self::new`] does when the session shows no sequence.
     pub fn for_session(session: &LivenessSession) -> Self {
-        match (session.illumination(), session.model_window_start_ms()) {
-            (Some(sequence), Some(model_from)) => {
-                Self::with_lanes(sequence.window_end_ms(), model_from)
-            }
-            _ => Self::new(),
-        }
+        let model_from = session
+            .model_window_start_ms()
+            .filter(|_| session.mode() == SessionMode::Passive);
+        session.illumination().map_or_else(Self::new, |sequence| {
+            Self::with_lanes(sequence.window_end_ms(), model_from)
+        })
     }
 
     /// A mailbox that sets replaced frames aside for the light check until session time
-    /// `light_window_end_ms`, and for the anti-spoof model from `model_from_ms` for
+    /// `light_window_end_ms`, and for the anti-spoof model from `model_from_ms` (if any) for
     /// [`MODEL_LANE_MS`].
-    pub fn with_lanes(light_window_end_ms: u64, model_from_ms: u64) -> Self {
+    pub fn with_lanes(light_window_end_ms: u64, model_from_ms: Option<u64>) -> Self {
         Self {
             lanes: Lanes {
                 light_window_end_ms,
-                model: model_from_ms..model_from_ms + MODEL_LANE_MS,
+                model: model_from_ms.map_or(0..0, |from| from..from + MODEL_LANE_MS),
             },
             ..Self::default()
         }
@@ -214,7 +215,7 @@ mod tests {
 
     #[test]
     fn frames_replaced_in_the_light_window_are_set_aside_within_bounds() {
-        let mailbox = LatestFrame::with_lanes(100, 10_000);
+        let mailbox = LatestFrame::with_lanes(100, None);
         for t in 0..10 {
             mailbox.put(frame(t, 10));
         }
@@ -245,7 +246,7 @@ mod tests {
     fn a_full_lane_thins_evenly_over_the_whole_interval() {
         // a worker that comes back after 39 replaced frames finds 16 spread over all of them,
         // not the first 16
-        let mailbox = LatestFrame::with_lanes(1_000, 10_000);
+        let mailbox = LatestFrame::with_lanes(1_000, None);
         for t in 0..40 {
             mailbox.put(frame(t * 10, 10));
         }
@@ -266,7 +267,7 @@ mod tests {
     #[test]
     fn frames_replaced_in_the_models_first_unlit_span_are_set_aside_and_no_others() {
         // the colours' window ends at 4 s, the camera settles by 5 s
-        let mailbox = LatestFrame::with_lanes(4_000, 5_000);
+        let mailbox = LatestFrame::with_lanes(4_000, Some(5_000));
         let kept = |mailbox: &LatestFrame| -> Vec<u64> {
             mailbox
                 .take()
