@@ -2,9 +2,9 @@
 //! mailbox replaced frames before they were taken): it analyses a key frame at most every [`KEY_FRAME_GAP_MS`] of
 //! capture time (the detector, the mesh and the models), and reads the due frames between
 //! in the key frame's face box, carried over:
-//! - while the colours show, for the light alone: a decode, no inference. Nothing else the
-//!   flow does then waits on an analysis: the anti-spoof model skips the lit frames, and the
-//!   hold waits for the colours to end.
+//! - while the colours show, for the light alone: a decode, no inference; while the camera
+//!   settles after them, not at all. Nothing else the flow does then waits on an analysis: the
+//!   anti-spoof model skips those frames, and the hold waits for the colours to end.
 //! - after the colours and the camera's settling, while the passive hold waits for faces the
 //!   model judged, by the anti-spoof model alone: a decode and the one model, without the
 //!   detector, the mesh and the embedding (5.7 ms against 12.9–20.9 ms for an analysis, one
@@ -34,11 +34,13 @@ pub const KEY_FRAME_GAP_MS: u64 = 1_000;
 
 impl LivenessSession {
     /// Whether the frame at `t`, due for analysis on a server that fell behind, is read for the
-    /// light only: the colours still show, the flow waits on nothing but time (settling or
-    /// holding, not a challenge), and the face box comes from a recent key frame.
+    /// light only: the colours may still colour it (lit, or the camera settling back, when
+    /// there is no light left to read and the model skips it too), the flow waits on nothing
+    /// but time (settling or holding, not a challenge), and the face box comes from a recent
+    /// key frame.
     pub(super) fn light_only_turn(&self, t: u64) -> bool {
         self.light_check_shown()
-            && !self.light_window_over(t)
+            && self.coloured_by_sequence(t)
             && matches!(self.phase, Phase::Settling | Phase::Holding(_))
             && self.recent_key_frame(t)
     }
