@@ -33,12 +33,12 @@ use super::{LivenessSession, Phase};
 pub const KEY_FRAME_GAP_MS: u64 = 1_000;
 
 impl LivenessSession {
-    /// Whether the frame at `t`, due for analysis on a server that fell behind, is read for the
-    /// light only: the colours may still colour it (lit, or the camera settling back, when
-    /// there is no light left to read and the model skips it too), the flow waits on nothing
-    /// but time (settling or holding, not a challenge), and the face box comes from a recent
-    /// key frame.
-    pub(super) fn light_only_turn(&self, t: u64) -> bool {
+    /// Whether the frame at `t`, due for analysis on a server that fell behind, is sampled out
+    /// down to the key frames (read for the light only while it is lit): the colours may still
+    /// colour it (lit, or the camera settling back, when no light is left to read and the model
+    /// skips it too), the flow waits on nothing but time (settling or holding, not a
+    /// challenge), and the face box comes from a recent key frame.
+    pub(super) fn coloured_turn(&self, t: u64) -> bool {
         self.light_check_shown()
             && self.coloured_by_sequence(t)
             && matches!(self.phase, Phase::Settling | Phase::Holding(_))

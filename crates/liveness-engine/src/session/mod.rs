@@ -239,8 +239,8 @@ impl LivenessSession {
 
     /// [`Self::push_frame`]; `behind`: the server fell behind this session (its mailbox
     /// replaced frames), so a frame due for analysis may be read in the last key frame's face
-    /// box: for the light only while the colours show ([`Self::light_only_turn`]), by the
-    /// anti-spoof model only after them ([`Self::model_only_turn`]).
+    /// box: for the light only while the colours may colour it ([`Self::coloured_turn`]), by
+    /// the anti-spoof model only after them ([`Self::model_only_turn`]).
     fn push(&mut self, jpeg: &[u8], timestamp_ms: u64, behind: bool) -> Vec<LivenessEvent> {
         let mut events = Vec::new();
         if self.phase == Phase::Finished {
@@ -257,8 +257,9 @@ impl LivenessSession {
             .intake
             .admit(&self.config, jpeg, timestamp_ms, watching)
         {
-            // behind the session while the colours show: sampled out down to the key frames
-            Admission::Analyse if behind && self.light_only_turn(timestamp_ms) => {
+            // behind the session while the colours show or the camera settles after them:
+            // sampled out down to the key frames
+            Admission::Analyse if behind && self.coloured_turn(timestamp_ms) => {
                 Admission::SampledOut
             }
             admission => admission,
