@@ -58,13 +58,7 @@ fn verified_session(server: &Server, key: &str, body: Value) -> (String, Value) 
             .all(|m| m.get("data").is_none_or(|d| d.get("match").is_none())),
         "no socket message carries the match"
     );
-    let keyed = send(
-        "GET",
-        &format!("{}/api/v1/session/{id}/result", server.base_url),
-        Some(key),
-        None,
-        Vec::new(),
-    );
+    let keyed = facegate_blackbox_tests::keyed_session_result(server, &id, key);
     let verdict = &outcome.verdict().expect("a verdict")["verdict"];
     assert_eq!(verdict, "pass", "{}", keyed.body);
     let by_token = send(

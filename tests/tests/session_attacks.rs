@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use facegate_blackbox_tests::live;
 use facegate_blackbox_tests::{
-    Part, create_key, create_managed_session, get, get_bytes, multipart, send, start_server,
-    testdata_file,
+    Part, create_key, create_managed_session, get_bytes, keyed_session_result, multipart, send,
+    start_server, testdata_file,
 };
 use serde_json::json;
 
@@ -31,10 +31,7 @@ fn a_still_photo_over_the_socket_never_passes_and_a_session_without_pass_has_no_
         .verdict()
         .unwrap_or_else(|| panic!("no verdict: {:?}", outcome.messages));
     assert_ne!(verdict["verdict"], "pass", "{verdict}");
-    let keyed = get(
-        &format!("{}/api/v1/session/{id}/result", server.base_url),
-        Some(&key),
-    );
+    let keyed = keyed_session_result(&server, id, &key);
     let reasons: Vec<&str> = keyed.body["reasons"]
         .as_array()
         .expect("reasons")

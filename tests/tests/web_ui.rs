@@ -222,10 +222,7 @@ fn a_dropped_socket_shows_an_error_and_try_again_finishes_the_flow_in_retry() {
     }));
     assert_eq!(report["problem"], "connection", "{report:#}");
     assert_accessible(&report);
-    let keyed = facegate_blackbox_tests::get(
-        &format!("{}/api/v1/session/{id}/result", server.base_url),
-        Some(&key),
-    );
+    let keyed = facegate_blackbox_tests::keyed_session_result(&server, &id, &key);
     // "Try again" reconnects to the same session, which never shows a second light
     // sequence: the flow finishes in `retry` (a new session from the backend is needed), never
     // stuck and never `fail`

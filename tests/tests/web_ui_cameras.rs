@@ -49,10 +49,7 @@ fn passes_through(model: CanvasCamera, clip: (f32, f32), label: &str) {
     assert_eq!(report["status"], 200);
     assert_light_sequence_shown(&report);
     // the layers' readings (API-key result), printed for every session (`--nocapture`)
-    let keyed = facegate_blackbox_tests::get(
-        &format!("{}/api/v1/session/{id}/result", server.base_url),
-        Some(&key),
-    );
+    let keyed = facegate_blackbox_tests::keyed_session_result(&server, &id, &key);
     for layer in keyed.body["layers"]["layers"]
         .as_array()
         .into_iter()

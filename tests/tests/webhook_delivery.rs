@@ -96,8 +96,7 @@ fn a_session_passes_with_its_receiver_down(
         .verdict()
         .unwrap_or_else(|| panic!("{:?}", outcome.messages));
     if verdict["verdict"] != "pass" {
-        let url = format!("{}/api/v1/session/{id}/result", server.base_url);
-        let result = send("GET", &url, Some(key), None, Vec::new()).body;
+        let result = facegate_blackbox_tests::keyed_session_result(server, &id, key).body;
         panic!("{verdict}: the result read with the key: {result}");
     }
     id
