@@ -83,7 +83,7 @@ impl LightSample {
         let mut body_pixels = Vec::with_capacity(face.pixels_read(rgb));
         face.for_each(rgb, |x, y| {
             let r = radius(x, y);
-            let linear = rgb.get_pixel(x, y).0.map(|v| table[v as usize]);
+            let linear = linear_at(rgb, table, x, y);
             if r < CENTRE {
                 centre.add(linear);
             }
@@ -141,6 +141,11 @@ impl LightSample {
 fn linear_table() -> &'static [f32; 256] {
     static TABLE: std::sync::OnceLock<[f32; 256]> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| std::array::from_fn(|v| super::srgb_to_linear(v as u8)))
+}
+
+/// The linear colour of the pixel at `(x, y)`, through `table` ([`linear_table`]).
+fn linear_at(rgb: &RgbImage, table: &[f32; 256], x: u32, y: u32) -> [f32; 3] {
+    rgb.get_pixel(x, y).0.map(|v| table[v as usize])
 }
 
 /// Relative luminance of a linear colour.
@@ -218,7 +223,7 @@ fn mean(rgb: &RgbImage, rect: Rect, keep: impl Fn(u32, u32) -> bool) -> ([f32; 3
     let mut mean = Mean::default();
     rect.for_each(rgb, |x, y| {
         if keep(x, y) {
-            mean.add(rgb.get_pixel(x, y).0.map(|v| table[v as usize]));
+            mean.add(linear_at(rgb, table, x, y));
         }
     });
     mean.finish()
@@ -252,7 +257,7 @@ fn surround_mean(rgb: &RgbImage, bbox: &BoundingBox) -> ([f32; 3], u32) {
             .chain((left_end..middle_end).step_by(STRIDE))
             .chain((right_start..width).step_by(STRIDE));
         for x in columns.filter(|&x| !near_face(x, y)) {
-            mean.add(rgb.get_pixel(x, y).0.map(|v| table[v as usize]));
+            mean.add(linear_at(rgb, table, x, y));
         }
     }
     mean.finish()

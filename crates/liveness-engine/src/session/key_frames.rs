@@ -39,8 +39,7 @@ impl LivenessSession {
     /// skips it too), the flow waits on nothing but time (settling or holding, not a
     /// challenge), and the face box comes from a recent key frame.
     pub(super) fn coloured_turn(&self, t: u64) -> bool {
-        self.light_check_shown()
-            && self.coloured_by_sequence(t)
+        self.coloured_by_sequence(t)
             && matches!(self.phase, Phase::Settling | Phase::Holding(_))
             && self.recent_key_frame(t)
     }
@@ -62,12 +61,14 @@ impl LivenessSession {
     /// sooner after the last frame the model judged than the analysis rate allows, so the
     /// faces it gets are those a session kept up with gets.
     pub(super) fn set_aside_model_turn(&self, t: u64) -> bool {
-        let judged = || self.model_judged_times();
-        self.model_only_turn(t)
-            && judged().count() < MIN_MODEL_FACES
-            && judged()
-                .max()
-                .is_none_or(|last| t >= last + self.config.min_frame_interval_ms())
+        if !self.model_only_turn(t) {
+            return false;
+        }
+        let (judged, last) = self
+            .model_judged_times()
+            .fold((0, None), |(n, last), at| (n + 1, last.max(Some(at))));
+        judged < MIN_MODEL_FACES
+            && last.is_none_or(|last| t >= last + self.config.min_frame_interval_ms())
     }
 
     /// Whether a face box was found on a frame analysed less than [`KEY_FRAME_GAP_MS`] of
