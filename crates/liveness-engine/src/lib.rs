@@ -29,4 +29,4 @@ pub use fusion::{EndReason, VerdictReport};
 pub use illumination::Illumination;
 pub use illumination::reading::{LightFinding, LightReading};
 pub use layers::{Evidence, Layer, LayerScore};
-pub use session::{KEY_FRAME_GAP_MS, LightCheck, LivenessSession, Opening};
+pub use session::{KEY_FRAME_GAP_MS, LANE_KEY_FRAME_GAP_MS, LightCheck, LivenessSession, Opening};

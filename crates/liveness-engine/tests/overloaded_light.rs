@@ -17,7 +17,7 @@ mod common;
 use domain::Verdict;
 use facegate_liveness_engine::mailbox::{LatestFrame, MODEL_LANE_MS, PendingFrame, TakenFrame};
 use facegate_liveness_engine::{
-    KEY_FRAME_GAP_MS, LightFinding, LightReading, SessionMode, VerdictReport,
+    KEY_FRAME_GAP_MS, LANE_KEY_FRAME_GAP_MS, LightFinding, LightReading, SessionMode, VerdictReport,
 };
 use liveness_rig::light_camera::Scene;
 use rand::Rng;
@@ -289,6 +289,17 @@ fn a_server_that_analyses_each_session_once_a_second_still_passes_live_faces() {
             "{}: {in_lane} faces judged in the model lane, at {:?} ms",
             run.name,
             run.carried_ms
+        );
+        // in the lane's span a key frame of the camera's settling still counts as recent, so
+        // no frame there is analysed in full within LANE_KEY_FRAME_GAP_MS of the last analysis
+        let lane_key_frames_apart = run.analyses_ms.windows(2).all(|w| {
+            !(run.model_window_start_ms..lane_end).contains(&w[1])
+                || w[1] - w[0] >= LANE_KEY_FRAME_GAP_MS
+        });
+        assert!(
+            lane_key_frames_apart,
+            "{}: analyses at {:?} ms, the model lane spans {}..{lane_end} ms",
+            run.name, run.analyses_ms, run.model_window_start_ms
         );
     }
 }

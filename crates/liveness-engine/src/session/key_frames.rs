@@ -14,7 +14,11 @@
 //!   The frames the mailbox set aside in its model lane (the first unlit frames after the
 //!   settling) are judged the same way, at the analysis rate, until the hold has its
 //!   [`MIN_MODEL_FACES`]: a loaded server gets the faces a session kept up with gets, from the
-//!   same span of capture time, instead of one a take.
+//!   same span of capture time, instead of one a take. Within the lane's span, a key frame of
+//!   the camera's settling still counts as recent ([`LANE_KEY_FRAME_GAP_MS`]): every session
+//!   reaches its lane at nearly the same time after the colours, so a key frame there is work
+//!   on every loaded session's way to its verdict, and the model's view (the box ×2.7) holds a
+//!   head that moved a little meanwhile.
 //!
 //! Issue 42: the models run at the rate the layers need, and that rate falls under load
 //! without a layer losing its evidence. A session that is kept up with analyses every frame
@@ -26,11 +30,16 @@ use crate::events::{Guidance, LivenessEvent};
 use crate::observation::CarriedBoxJudgement;
 
 use super::flow::MIN_MODEL_FACES;
+use super::light::CAMERA_SETTLE_MS;
 use super::{LivenessSession, Phase};
+use crate::mailbox::MODEL_LANE_MS;
 
 /// Capture time from one key frame of a session its server fell behind to the next: the
 /// frames due between are read in the key frame's face box.
 pub const KEY_FRAME_GAP_MS: u64 = 1_000;
+/// [`KEY_FRAME_GAP_MS`] for the frames captured in the model lane's span (`crate::mailbox`):
+/// long enough that a key frame of the camera's settling before it covers the whole lane.
+pub const LANE_KEY_FRAME_GAP_MS: u64 = CAMERA_SETTLE_MS + MODEL_LANE_MS;
 
 impl LivenessSession {
     /// Whether the frame at `t`, due for analysis on a server that fell behind, is sampled out
@@ -72,9 +81,17 @@ impl LivenessSession {
     }
 
     /// Whether a face box was found on a frame analysed less than [`KEY_FRAME_GAP_MS`] of
-    /// capture time before `t`.
+    /// capture time before `t` ([`LANE_KEY_FRAME_GAP_MS`] when `t` falls in the model lane's
+    /// span).
     fn recent_key_frame(&self, t: u64) -> bool {
-        self.last_face_box.is_some() && self.intake.analysed_within(t, KEY_FRAME_GAP_MS)
+        let in_lane = self
+            .model_window_start_ms()
+            .is_some_and(|from| (from..from + MODEL_LANE_MS).contains(&t));
+        let gap = match in_lane {
+            true => LANE_KEY_FRAME_GAP_MS,
+            false => KEY_FRAME_GAP_MS,
+        };
+        self.last_face_box.is_some() && self.intake.analysed_within(t, gap)
     }
 
     /// Runs the anti-spoof model on the frame at `t` in the carried face box, and moves the

@@ -33,7 +33,7 @@ use crate::observation::{
 };
 
 use intake::{Admission, FrameIntake};
-pub use key_frames::KEY_FRAME_GAP_MS;
+pub use key_frames::{KEY_FRAME_GAP_MS, LANE_KEY_FRAME_GAP_MS};
 pub use light::LightCheck;
 use portrait::PortraitCandidate;
 
