@@ -37,6 +37,12 @@ pub const LIGHT_LANE_BYTES: usize = 1_000_000;
 /// analysis rate (10 a second; 7.5 of a 15 fps camera, every other frame), and a little more.
 pub const MODEL_LANE_MS: u64 = 1_500;
 
+/// The capture times of the model lane that starts at `from` (the end of the camera's
+/// settling after the colours, `LivenessSession::model_window_start_ms`).
+pub fn model_lane(from: u64) -> Range<u64> {
+    from..from + MODEL_LANE_MS
+}
+
 /// A frame waiting for analysis, with its capture timestamp.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PendingFrame {
@@ -136,7 +142,7 @@ impl LatestFrame {
         Self {
             lanes: Lanes {
                 light_window_end_ms,
-                model: model_from_ms.map_or(0..0, |from| from..from + MODEL_LANE_MS),
+                model: model_from_ms.map_or(0..0, model_lane),
             },
             ..Self::default()
         }

@@ -32,7 +32,7 @@ use crate::observation::CarriedBoxJudgement;
 use super::flow::MIN_MODEL_FACES;
 use super::light::CAMERA_SETTLE_MS;
 use super::{LivenessSession, Phase};
-use crate::mailbox::MODEL_LANE_MS;
+use crate::mailbox::{MODEL_LANE_MS, model_lane};
 
 /// Capture time from one key frame of a session its server fell behind to the next: the
 /// frames due between are read in the key frame's face box.
@@ -86,7 +86,7 @@ impl LivenessSession {
     fn recent_key_frame(&self, t: u64) -> bool {
         let in_lane = self
             .model_window_start_ms()
-            .is_some_and(|from| (from..from + MODEL_LANE_MS).contains(&t));
+            .is_some_and(|from| model_lane(from).contains(&t));
         let gap = match in_lane {
             true => LANE_KEY_FRAME_GAP_MS,
             false => KEY_FRAME_GAP_MS,
