@@ -15,7 +15,7 @@
 mod common;
 
 use domain::Verdict;
-use facegate_liveness_engine::mailbox::{LatestFrame, MODEL_LANE_MS, PendingFrame, TakenFrame};
+use facegate_liveness_engine::mailbox::{LatestFrame, PendingFrame, TakenFrame, model_lane};
 use facegate_liveness_engine::{
     KEY_FRAME_GAP_MS, LANE_KEY_FRAME_GAP_MS, LightFinding, LightReading, SessionMode, VerdictReport,
 };
@@ -271,7 +271,8 @@ fn a_server_that_analyses_each_session_once_a_second_still_passes_live_faces() {
         // the model lane: the frames replaced in the first unlit 1.5 s are judged at the next
         // take, so the hold has its ten model-judged faces by the first take after that span
         // (before the lane, it waited for five spread over two seconds, one a take)
-        let lane_end = run.model_window_start_ms + MODEL_LANE_MS;
+        let lane = model_lane(run.model_window_start_ms);
+        let lane_end = lane.end;
         assert!(
             run.verdict_at_ms
                 .is_some_and(|t| t <= lane_end + SATURATED_WORKER_PERIOD_MS),
@@ -282,7 +283,7 @@ fn a_server_that_analyses_each_session_once_a_second_still_passes_live_faces() {
         let in_lane = run
             .carried_ms
             .iter()
-            .filter(|&&t| (run.model_window_start_ms..lane_end).contains(&t))
+            .filter(|&&t| lane.contains(&t))
             .count();
         assert!(
             in_lane >= 5,
@@ -292,14 +293,14 @@ fn a_server_that_analyses_each_session_once_a_second_still_passes_live_faces() {
         );
         // in the lane's span a key frame of the camera's settling still counts as recent, so
         // no frame there is analysed in full within LANE_KEY_FRAME_GAP_MS of the last analysis
-        let lane_key_frames_apart = run.analyses_ms.windows(2).all(|w| {
-            !(run.model_window_start_ms..lane_end).contains(&w[1])
-                || w[1] - w[0] >= LANE_KEY_FRAME_GAP_MS
-        });
+        let lane_key_frames_apart = run
+            .analyses_ms
+            .windows(2)
+            .all(|w| !lane.contains(&w[1]) || w[1] - w[0] >= LANE_KEY_FRAME_GAP_MS);
         assert!(
             lane_key_frames_apart,
-            "{}: analyses at {:?} ms, the model lane spans {}..{lane_end} ms",
-            run.name, run.analyses_ms, run.model_window_start_ms
+            "{}: analyses at {:?} ms, the model lane spans {lane:?} ms",
+            run.name, run.analyses_ms
         );
     }
 }
