@@ -198,9 +198,28 @@ pub fn create_managed_session_at(
     reply.body
 }
 
-/// `GET /api/v1/session/{id}/result?token=`: the result as the browser's token reads it.
+/// How long [`settled_result`] polls a session that reads `in_progress`.
+pub const RESULT_POLL_LIMIT: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// `GET url` of a session's result, repeated while it reads `in_progress` (for at most
+/// [`RESULT_POLL_LIMIT`], then the last answer), as the spec's client polls: the socket's
+/// verdict goes out just before the record is stored (docs/api.md).
+pub fn settled_result(url: &str, key: Option<&str>) -> Reply {
+    let deadline = std::time::Instant::now() + RESULT_POLL_LIMIT;
+    loop {
+        let reply = get(url, key);
+        let pending = reply.status == 200 && reply.body["status"] == "in_progress";
+        if !pending || std::time::Instant::now() >= deadline {
+            return reply;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+}
+
+/// `GET /api/v1/session/{id}/result?token=`: the result as the browser's token reads it, once
+/// settled ([`settled_result`]).
 pub fn session_result(server: &Server, id: &str, token: &str) -> Reply {
-    get(
+    settled_result(
         &format!(
             "{}/api/v1/session/{id}/result?token={token}",
             server.base_url
@@ -210,9 +229,9 @@ pub fn session_result(server: &Server, id: &str, token: &str) -> Reply {
 }
 
 /// `GET /api/v1/session/{id}/result` with the tenant's API key: the result with its layers and
-/// reasons, which the browser's token never reads.
+/// reasons, which the browser's token never reads, once settled ([`settled_result`]).
 pub fn keyed_session_result(server: &Server, id: &str, key: &str) -> Reply {
-    get(
+    settled_result(
         &format!("{}/api/v1/session/{id}/result", server.base_url),
         Some(key),
     )

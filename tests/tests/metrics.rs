@@ -122,6 +122,12 @@ fn the_verdict_frames_and_backlog_are_counted(text: &str) {
         "{frames_counted} {dropped}"
     );
     assert_eq!(sample(text, "facegate_sessions_active"), Some(0.0));
+    // the webhook's retry came after the record that queued it
+    assert_eq!(sample(text, "facegate_session_records_pending"), Some(0.0));
+    assert_eq!(
+        sample(text, "facegate_session_records_not_stored_total"),
+        Some(0.0)
+    );
     assert_eq!(sample(text, "facegate_webhook_backlog"), Some(1.0));
     assert!(sample(text, "facegate_webhook_backlog_oldest_seconds").is_some_and(|age| age > 0.0));
     assert_eq!(

@@ -8,19 +8,46 @@
 //! kept its worker for a burst of analyses while the others' mailboxes overflowed; under 64
 //! sessions on 2 cores most sessions got their first analysis after the light's colours were
 //! over (docs/benchmarks.md).
+//!
+//! A second lane holds the work a verdict leaves behind (the portrait, the match with the
+//! reference, the stored record): it runs when no frame waits, or once it has waited
+//! [`LATER_MAX_WAIT`], so every session streaming gets its verdict before the records of the
+//! sessions that already have theirs are made, and a record still waits a bounded time under
+//! a load that never lets up.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
 use uuid::Uuid;
 
 type Job = Box<dyn FnOnce() + Send>;
 
+/// The longest a job of the later lane waits while frames keep the workers busy.
+pub(crate) const LATER_MAX_WAIT: Duration = Duration::from_secs(3);
+
 #[derive(Default)]
 struct Queue {
     jobs: VecDeque<Job>,
+    /// Jobs that yield to the frames, with when each was queued.
+    later: VecDeque<(Instant, Job)>,
     closed: bool,
+}
+
+impl Queue {
+    /// The later lane's oldest job once it waited its longest, else the oldest frame job,
+    /// else the later lane's oldest.
+    fn next(&mut self) -> Option<Job> {
+        let overdue = self
+            .later
+            .front()
+            .is_some_and(|(queued, _)| queued.elapsed() >= LATER_MAX_WAIT);
+        if overdue || self.jobs.is_empty() {
+            return self.later.pop_front().map(|(_, job)| job);
+        }
+        self.jobs.pop_front()
+    }
 }
 
 /// Jobs in arrival order, and the signal that one came.
@@ -30,8 +57,8 @@ struct Shared {
     ready: Condvar,
 }
 
-/// A fixed number of worker threads serving one first-in, first-out queue; they stop when the
-/// pool is dropped, after the jobs already queued.
+/// A fixed number of worker threads serving one first-in, first-out queue, and a later lane
+/// behind it; they stop when the pool is dropped, after the jobs already queued.
 pub(crate) struct FairPool {
     shared: Arc<Shared>,
     threads: usize,
@@ -73,6 +100,14 @@ impl FairPool {
         self.shared.queue.lock().jobs.push_back(Box::new(job));
         self.shared.ready.notify_one();
     }
+
+    /// Queues `job` in the later lane: after the frame jobs, or first once it waited
+    /// [`LATER_MAX_WAIT`].
+    pub(crate) fn spawn_later(&self, job: impl FnOnce() + Send + 'static) {
+        let queued = (Instant::now(), Box::new(job) as Job);
+        self.shared.queue.lock().later.push_back(queued);
+        self.shared.ready.notify_one();
+    }
 }
 
 impl Drop for FairPool {
@@ -87,7 +122,7 @@ fn serve(shared: &Shared) {
         let job = {
             let mut queue = shared.queue.lock();
             loop {
-                if let Some(job) = queue.jobs.pop_front() {
+                if let Some(job) = queue.next() {
                     break job;
                 }
                 if queue.closed {
@@ -109,6 +144,9 @@ pub struct LiveHub {
     /// Stream leases of ended connections not yet released in the store (session → holder):
     /// a reconnect to this process releases them first instead of meeting its own old lease.
     pub(crate) releasing: Mutex<HashMap<Uuid, String>>,
+    /// Sessions whose verdict was sent and whose record is still being made (in the later
+    /// lane): they cannot be streamed again meanwhile.
+    pub(crate) recording: Mutex<HashSet<Uuid>>,
     pub(crate) counters: crate::stats::LiveCounters,
 }
 
@@ -124,6 +162,7 @@ impl LiveHub {
             pool,
             connected: Mutex::new(HashSet::new()),
             releasing: Mutex::new(HashMap::new()),
+            recording: Mutex::new(HashSet::new()),
             counters: Default::default(),
         }
     }
@@ -131,5 +170,52 @@ impl LiveHub {
     /// Sessions streaming now in this process.
     pub fn connected(&self) -> usize {
         self.connected.lock().len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn queued(log: &Arc<Mutex<Vec<&'static str>>>, name: &'static str) -> Job {
+        let log = log.clone();
+        Box::new(move || log.lock().push(name))
+    }
+
+    fn drain(queue: &mut Queue) {
+        while let Some(job) = queue.next() {
+            job();
+        }
+    }
+
+    #[test]
+    fn the_later_lane_waits_for_the_frames_until_it_waited_its_longest() {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let mut queue = Queue::default();
+        queue
+            .later
+            .push_back((Instant::now(), queued(&log, "record")));
+        queue.jobs.push_back(queued(&log, "frame a"));
+        queue.jobs.push_back(queued(&log, "frame b"));
+        drain(&mut queue);
+        assert_eq!(*log.lock(), ["frame a", "frame b", "record"]);
+
+        log.lock().clear();
+        let long_ago = Instant::now()
+            .checked_sub(LATER_MAX_WAIT)
+            .expect("an instant one wait ago");
+        queue.jobs.push_back(queued(&log, "frame a"));
+        queue
+            .later
+            .push_back((long_ago, queued(&log, "overdue record")));
+        queue
+            .later
+            .push_back((Instant::now(), queued(&log, "new record")));
+        queue.jobs.push_back(queued(&log, "frame b"));
+        drain(&mut queue);
+        assert_eq!(
+            *log.lock(),
+            ["overdue record", "frame a", "frame b", "new record"]
+        );
     }
 }

@@ -1,11 +1,13 @@
 //! A client's live stream. Frames go into the engine's one-frame mailbox (a newer frame
 //! replaces one not yet analysed), and one bounded pool shared by every session analyses them,
 //! at most one job per session at a time: a slow server drops frames and never queues them.
-//! On the verdict: one transaction stores the result, portrait, audit frames and webhook outbox
-//! row (assembled by `outcome.rs`); then the `verdict` message goes out; then the stream ends
-//! normally. One connection streams a session
-//! at a time across every replica: it holds the session's stream lease in the store, renewed
-//! while frames are analysed and released when it ends.
+//! On the verdict: the `verdict` message goes out and the stream ends normally; then, in the
+//! pool's later lane (after the frames of every session still streaming), one transaction
+//! stores the result, portrait, audit frames and webhook outbox row (assembled by
+//! `outcome.rs`). Until it has, the session reads `in_progress` and its photo answers 202, and
+//! it cannot be streamed again. One connection streams a session at a time across every
+//! replica: it holds the session's stream lease in the store, renewed while frames are
+//! analysed and released when it ends, or once its record is stored.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -75,6 +77,10 @@ impl SessionService {
     ) -> SessionResult<LiveStream> {
         let session = self.authorize(id, Credential::Token(token))?;
         if session.status == SessionStatus::Completed {
+            return Err(SessionError::AlreadyCompleted);
+        }
+        if self.live.recording.lock().contains(&id) {
+            // the verdict was given; its record is being stored
             return Err(SessionError::AlreadyCompleted);
         }
         if !self.live.connected.lock().insert(id) {
@@ -210,8 +216,12 @@ impl Drop for LiveStream {
         let id = self.live.session.id;
         // a blocking store call: on the analysis pool, not the transport's thread
         let (store, holder) = (service.store.clone(), self.live.holder.clone());
-        service.live.releasing.lock().insert(id, holder.clone());
         service.live.connected.lock().remove(&id);
+        if service.live.recording.lock().contains(&id) {
+            // the record releases the lease once it is stored
+            return;
+        }
+        service.live.releasing.lock().insert(id, holder.clone());
         let hub = service.live.clone();
         service.live.pool.spawn(move || {
             if let Err(e) = store.release_session_stream(id, &holder) {
@@ -290,7 +300,7 @@ impl Live {
 
     /// Feeds one frame (and those set aside for the light check); `true` once the stream is
     /// over.
-    fn analyse(&self, frame: TakenFrame) -> bool {
+    fn analyse(self: &Arc<Self>, frame: TakenFrame) -> bool {
         if !self.renew_lease() {
             self.end_erased();
             return true;
@@ -309,7 +319,7 @@ impl Live {
                 LivenessEvent::Verdict(report) => {
                     let engine_session = guard.take();
                     drop(guard);
-                    self.finish(&report, engine_session.as_ref());
+                    self.finish(report, engine_session);
                     return true;
                 }
                 LivenessEvent::FaceDetected {
@@ -333,48 +343,71 @@ impl Live {
         false
     }
 
-    fn finish(&self, report: &VerdictReport, engine_session: Option<&LivenessSession>) {
+    /// Gives the verdict at once and leaves its record (the portrait, the match, the one
+    /// transaction) to the pool's later lane, so that the sessions still streaming get their
+    /// frames analysed first.
+    fn finish(self: &Arc<Self>, report: VerdictReport, engine_session: Option<LivenessSession>) {
+        let session = &self.session;
+        if let Ok(false) = self.service.store.session_exists(session.id) {
+            // erased since the lease was last renewed: no verdict for a session that is gone
+            self.end_erased();
+            return;
+        }
         self.finished.store(true, Ordering::SeqCst);
+        self.service.live.recording.lock().insert(session.id);
+        tracing::info!(session = %session.id, verdict = ?report.verdict, confidence = report.confidence, "verdict given");
+        self.sink.send(ClientMessage::Verdict {
+            verdict: report.verdict,
+            confidence: report.confidence,
+            redirect_url: session
+                .redirect_url
+                .as_deref()
+                .map(|url| redirect_with_session(url, session.id)),
+        });
+        self.sink.end(StreamEnd::Completed);
+        let live = self.clone();
+        self.service
+            .live
+            .pool
+            .spawn_later(move || live.record(&report, engine_session.as_ref()));
+    }
+
+    /// Stores what the verdict left behind, then lets the session go: a record that could
+    /// not be stored leaves it `in_progress`, to be streamed again (docs/api.md).
+    fn record(&self, report: &VerdictReport, engine_session: Option<&LivenessSession>) {
         let session = &self.session;
         let audit_frames = self.audit.lock().take();
         let finished = self
             .service
             .outcome_of(session, report, engine_session, audit_frames);
-        let (outcome, webhook) = (finished.outcome, finished.webhook);
-        match self
-            .service
-            .store
-            .complete_session(session.id, &outcome, webhook.as_ref())
-        {
+        let stored = self.service.store.complete_session(
+            session.id,
+            &finished.outcome,
+            finished.webhook.as_ref(),
+        );
+        match stored {
             Ok(_) => {
                 self.service.live.counters.verdict(report.verdict);
-                tracing::info!(session = %session.id, verdict = ?report.verdict, confidence = report.confidence, "session completed");
-                self.sink.send(ClientMessage::Verdict {
-                    verdict: report.verdict,
-                    confidence: report.confidence,
-                    redirect_url: session
-                        .redirect_url
-                        .as_deref()
-                        .map(|url| redirect_with_session(url, session.id)),
-                });
-                self.sink.end(StreamEnd::Completed);
+                tracing::info!(session = %session.id, "session completed");
             }
-            Err(storage::StorageError::NotFound { .. }) => self.end_erased(),
+            Err(storage::StorageError::NotFound { .. }) => {
+                tracing::info!(session = %session.id, "session erased before its result was stored");
+            }
             Err(storage::StorageError::Domain(_)) => {
-                self.sink.send(ClientMessage::Error {
-                    code: SocketError::SessionCompleted,
-                    message: "this session already has a verdict".into(),
-                });
-                self.sink.end(StreamEnd::Completed);
+                tracing::warn!(session = %session.id, "session already had a verdict; this one was not stored");
             }
             Err(e) => {
-                tracing::error!(session = %session.id, error = %e, "session result not stored");
-                self.sink.send(ClientMessage::Error {
-                    code: SocketError::ResultNotStored,
-                    message: "the result could not be stored; reconnect to try again".into(),
-                });
-                self.sink.end(StreamEnd::ServerError);
+                self.service.live.counters.record_not_stored();
+                tracing::error!(session = %session.id, error = %e, "session result not stored; the session stays in progress");
             }
+        }
+        self.service.live.recording.lock().remove(&session.id);
+        if let Err(e) = self
+            .service
+            .store
+            .release_session_stream(session.id, &self.holder)
+        {
+            tracing::warn!(session = %session.id, error = %e, "stream lease not released; it runs out");
         }
     }
 }

@@ -75,8 +75,6 @@ pub enum SocketError {
     TextNotAccepted,
     /// A frame over [`crate::live::MAX_FRAME_BYTES`].
     FrameTooLarge,
-    /// The database refused the verdict; reconnect to try again.
-    ResultNotStored,
     /// The session could not be opened (its store did not answer); connect again.
     SessionNotStarted,
     /// No frame for `sessions.socket_idle_seconds`.
@@ -98,10 +96,9 @@ impl Serialize for SocketError {
 }
 
 impl SocketError {
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 8] = [
         Self::TextNotAccepted,
         Self::FrameTooLarge,
-        Self::ResultNotStored,
         Self::SessionNotStarted,
         Self::IdleTimeout,
         Self::SessionExpired,
@@ -116,7 +113,6 @@ impl SocketError {
         match self {
             Self::TextNotAccepted => ("text_not_accepted", 1003, "binary JPEG frames only"),
             Self::FrameTooLarge => ("frame_too_large", 1009, "frame over 1.5 MB"),
-            Self::ResultNotStored => ("result_not_stored", 1011, "result not stored"),
             Self::SessionNotStarted => ("session_not_started", 1011, "the session could not start"),
             Self::IdleTimeout => ("idle_timeout", 4000, "idle"),
             Self::SessionExpired => ("session_expired", 4001, "session expired"),
@@ -184,10 +180,8 @@ impl ClientMessage {
 /// How a stream ended, for the transport to choose its close code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StreamEnd {
-    /// The verdict was stored and sent (or another stream had already given it).
+    /// The verdict was sent (or another stream had already given it).
     Completed,
-    /// The result could not be stored; the client may reconnect and try again.
-    ServerError,
     /// The tenant erased the session while it streamed; nothing was stored.
     Erased,
 }

@@ -1,5 +1,6 @@
 //! What this process's live sessions have done, for the metrics: frames received and dropped
-//! (replaced in a session's mailbox before analysis), and verdicts by outcome.
+//! (replaced in a session's mailbox before analysis), verdicts by outcome, and the records of
+//! given verdicts still waiting to be stored or not stored.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -15,6 +16,7 @@ pub(crate) struct LiveCounters {
     passed: AtomicU64,
     failed: AtomicU64,
     retried: AtomicU64,
+    records_not_stored: AtomicU64,
 }
 
 impl LiveCounters {
@@ -26,7 +28,7 @@ impl LiveCounters {
         }
     }
 
-    /// A verdict was stored.
+    /// A verdict's record was stored.
     pub(crate) fn verdict(&self, verdict: Verdict) {
         let counter = match verdict {
             Verdict::Pass => &self.passed,
@@ -34,6 +36,11 @@ impl LiveCounters {
             Verdict::Retry => &self.retried,
         };
         counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A verdict was given but its record could not be stored.
+    pub(crate) fn record_not_stored(&self) {
+        self.records_not_stored.fetch_add(1, Ordering::Relaxed);
     }
 }
 
@@ -46,6 +53,10 @@ pub struct LiveStats {
     pub frames_dropped: u64,
     /// `(verdict, count)` for `pass`, `fail` and `retry`.
     pub verdicts: [(&'static str, u64); 3],
+    /// Verdicts given whose record (result, portrait, webhook) is not stored yet.
+    pub records_pending: usize,
+    /// Verdicts given whose record the store refused: those sessions stay `in_progress`.
+    pub records_not_stored: u64,
 }
 
 impl SessionService {
@@ -62,6 +73,8 @@ impl SessionService {
                 ("fail", load(&counters.failed)),
                 ("retry", load(&counters.retried)),
             ],
+            records_pending: self.live.recording.lock().len(),
+            records_not_stored: load(&counters.records_not_stored),
         }
     }
 }

@@ -177,8 +177,18 @@ fn a_finishing_session_gives_one_verdict_and_is_single_use() {
     assert_eq!(recorder.verdicts(), 1, "{:?}", recorder.messages.lock());
     assert_eq!(*recorder.ends.lock(), vec![StreamEnd::Completed]);
     assert!(stream.dropped_frames() > 0, "the mailbox replaced frames");
+    drop(stream);
+    // the verdict went out before its record is stored (in the pool's later lane): a
+    // reconnect is refused at once all the same, stored or not
+    let early = service.connect(id, &token, Arc::new(Recorder::default()));
+    assert!(
+        matches!(early, Err(SessionError::AlreadyCompleted)),
+        "{early:?}"
+    );
+    wait_until("the record to be stored", || {
+        f.store.session(id).expect("session").status == domain::SessionStatus::Completed
+    });
     let stored = f.store.session(id).expect("session");
-    assert_eq!(stored.status, domain::SessionStatus::Completed);
     let sent = recorder.messages.lock().iter().find_map(|m| match m {
         ClientMessage::Verdict { verdict, .. } => Some(*verdict),
         _ => None,
@@ -189,7 +199,6 @@ fn a_finishing_session_gives_one_verdict_and_is_single_use() {
         Some(domain::Verdict::Pass),
         "a still photo never passes"
     );
-    drop(stream);
     let again = service.connect(id, &token, Arc::new(Recorder::default()));
     assert!(
         matches!(again, Err(SessionError::AlreadyCompleted)),

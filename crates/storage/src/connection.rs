@@ -68,7 +68,7 @@ impl CustomizeConnection<AnyConnection, diesel::r2d2::Error> for SqlitePragmas {
 /// transaction (plain `BEGIN`) that reads first and writes later cannot wait: when another
 /// connection wrote in between, its snapshot is stale and SQLite answers "database is locked"
 /// at once, whatever the busy timeout. Measured: a live session's verdict was not stored
-/// (`result_not_stored`) about once in a hundred among 32–48 concurrent sessions on 2 cores
+/// (then answered `result_not_stored`) about once in a hundred among 32–48 concurrent sessions on 2 cores
 /// (docs/benchmarks.md). On PostgreSQL: a plain transaction.
 pub fn write_transaction<T, E>(
     conn: &mut AnyConnection,

@@ -1,6 +1,7 @@
 //! The operators' metrics beside the request metrics: live sessions, verdicts by outcome,
-//! frames received and dropped (this process), webhook deliveries by outcome (this process's
-//! worker) and the webhook backlog with its oldest age (the whole deployment, from the store).
+//! frames received and dropped, verdicts' records pending and not stored (this process),
+//! webhook deliveries by outcome (this process's worker) and the webhook backlog with its
+//! oldest age (the whole deployment, from the store).
 
 use std::fmt::Write;
 
@@ -52,6 +53,28 @@ pub(crate) fn render(
         out,
         "facegate_session_frames_dropped_total {}",
         live.frames_dropped
+    );
+    family(
+        out,
+        "facegate_session_records_pending",
+        "gauge",
+        "Verdicts given whose record (result, portrait, webhook) is not stored yet.",
+    );
+    let _ = writeln!(
+        out,
+        "facegate_session_records_pending {}",
+        live.records_pending
+    );
+    family(
+        out,
+        "facegate_session_records_not_stored_total",
+        "counter",
+        "Verdicts given whose record the store refused (the session stays in progress).",
+    );
+    let _ = writeln!(
+        out,
+        "facegate_session_records_not_stored_total {}",
+        live.records_not_stored
     );
     family(
         out,

@@ -167,7 +167,6 @@ async fn pump(
                     }
                 }
                 Some(Outbound::End(StreamEnd::Completed)) => break standard_close(CloseCode::Normal, "verdict given"),
-                Some(Outbound::End(StreamEnd::ServerError)) => break close_with(SocketError::ResultNotStored),
                 Some(Outbound::End(StreamEnd::Erased)) => break close_with(SocketError::SessionNotFound),
                 None => break None,
             },
