@@ -1,7 +1,7 @@
 //! Session capacity: N concurrent passive sessions over real WebSockets, each streaming a shared
 //! live video at 15 fps with the light of its session's colour sequence rendered on the face
 //! (simulated, rendered ahead of time), against a running server. Prints, per N, time to verdict (p50, p95),
-//! the time until the result reads `completed` (p95, polled every 250 ms), frames sent per
+//! the time until the result reads `completed` (p95, polled every 500 ms), frames sent per
 //! session, how many verdicts were `pass`, and the reason codes of the others (read with the
 //! key, as a backend would). Each frame carries its capture time
 //! (`liveness_engine::capture_time`) unless `FACEGATE_LOAD_STAMPS=0`; `FACEGATE_LOAD_VERBOSE=1`
@@ -31,7 +31,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 /// How often a session's result is read until it is `completed`.
-const RECORD_POLL: Duration = Duration::from_millis(250);
+const RECORD_POLL: Duration = Duration::from_millis(500);
 
 /// The tenant's read of session `id` once `completed` (or after 30 s), and when it was
 /// first read so, in seconds since `began`.

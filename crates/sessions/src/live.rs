@@ -20,6 +20,8 @@ use liveness_engine::{LivenessEvent, LivenessSession, Opening, VerdictReport};
 use parking_lot::Mutex;
 use uuid::Uuid;
 
+mod record;
+
 use crate::audit::AuditSampler;
 pub use crate::hub::LiveHub;
 pub use crate::messages::{
@@ -370,44 +372,5 @@ impl Live {
             .live
             .pool
             .spawn_later(move || live.record(&report, engine_session.as_ref()));
-    }
-
-    /// Stores what the verdict left behind, then lets the session go: a record that could
-    /// not be stored leaves it `in_progress`, to be streamed again (docs/api.md).
-    fn record(&self, report: &VerdictReport, engine_session: Option<&LivenessSession>) {
-        let session = &self.session;
-        let audit_frames = self.audit.lock().take();
-        let finished = self
-            .service
-            .outcome_of(session, report, engine_session, audit_frames);
-        let stored = self.service.store.complete_session(
-            session.id,
-            &finished.outcome,
-            finished.webhook.as_ref(),
-        );
-        match stored {
-            Ok(_) => {
-                self.service.live.counters.verdict(report.verdict);
-                tracing::info!(session = %session.id, "session completed");
-            }
-            Err(storage::StorageError::NotFound { .. }) => {
-                tracing::info!(session = %session.id, "session erased before its result was stored");
-            }
-            Err(storage::StorageError::Domain(_)) => {
-                tracing::warn!(session = %session.id, "session already had a verdict; this one was not stored");
-            }
-            Err(e) => {
-                self.service.live.counters.record_not_stored();
-                tracing::error!(session = %session.id, error = %e, "session result not stored; the session stays in progress");
-            }
-        }
-        self.service.live.recording.lock().remove(&session.id);
-        if let Err(e) = self
-            .service
-            .store
-            .release_session_stream(session.id, &self.holder)
-        {
-            tracing::warn!(session = %session.id, error = %e, "stream lease not released; it runs out");
-        }
     }
 }

@@ -9,7 +9,7 @@ use crate::illumination::reading::{self as light_reading, LightFinding, LightRea
 use crate::illumination::sample::LightSample;
 use crate::observation::FaceObservation;
 
-use super::LivenessSession;
+use super::{LivenessSession, Phase};
 
 /// Shortest capture-time gap between two light samples.
 const LIGHT_SAMPLE_INTERVAL_MS: u64 = 30;
@@ -61,6 +61,22 @@ impl LivenessSession {
                 self.light_cache.set(Some((kept, reading)));
                 Some(reading)
             }
+        }
+    }
+
+    /// Reads the light as soon as a frame captured at `t` is past the sequence's window, so
+    /// the reading (its chance level is about 10,000 correlations) is made while the camera
+    /// settles rather than at the verdict, when every loaded session wants the cores at once
+    /// (issue 42). Frames come in capture order and no sample is taken past the window, so the
+    /// cached reading is the one the verdict reads; a sample that still came would be read
+    /// again (the cache counts them).
+    pub(super) fn read_light_once_over(&self, t: u64) {
+        let over = match &self.light {
+            LightCheck::Sequence(sequence) => t > sequence.window_end_ms(),
+            LightCheck::Off | LightCheck::ShownEarlier => false,
+        };
+        if over && self.phase != Phase::Finished {
+            let _ = self.light_reading();
         }
     }
 

@@ -234,7 +234,9 @@ impl LivenessSession {
     /// Feeds one frame captured at `timestamp_ms`; returns the events it caused (none for a
     /// frame dropped by sampling, none at all once the verdict was given).
     pub fn push_frame(&mut self, jpeg: &[u8], timestamp_ms: u64) -> Vec<LivenessEvent> {
-        self.push(jpeg, timestamp_ms, false)
+        let events = self.push(jpeg, timestamp_ms, false);
+        self.read_light_once_over(timestamp_ms);
+        events
     }
 
     /// [`Self::push_frame`]; `behind`: the server fell behind this session (its mailbox
@@ -305,14 +307,15 @@ impl LivenessSession {
             }
         };
         let (jpeg, t) = (&taken.newest.jpeg, taken.newest.timestamp_ms);
+        let mut events = Vec::new();
         if self.last_face_box.is_some() {
-            let mut events = Vec::new();
             read_set_aside(self, &mut events);
             events.extend(self.push(jpeg, t, behind));
-            return events;
+        } else {
+            events.extend(self.push(jpeg, t, behind));
+            read_set_aside(self, &mut events);
         }
-        let mut events = self.push(jpeg, t, behind);
-        read_set_aside(self, &mut events);
+        self.read_light_once_over(t);
         events
     }
 
