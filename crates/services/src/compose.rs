@@ -110,9 +110,41 @@ impl Services {
             })?;
             workers.push(worker);
         }
+        workers.push(self.spawn_record_drain(shutdown)?);
         Ok(workers)
     }
+
+    /// A thread that, once `shutdown` is set (the listener has stopped and its sockets are
+    /// closed), waits up to [`RECORD_DRAIN`] for the records of verdicts already given.
+    fn spawn_record_drain(
+        &self,
+        shutdown: &Arc<AtomicBool>,
+    ) -> Result<JoinHandle<()>, ServicesError> {
+        let (sessions, shutdown) = (self.sessions.clone(), shutdown.clone());
+        std::thread::Builder::new()
+            .name("record-drain".into())
+            .spawn(move || {
+                while !shutdown.load(std::sync::atomic::Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                let left = sessions.wait_for_records(RECORD_DRAIN);
+                if left > 0 {
+                    tracing::error!(
+                        left,
+                        "shutting down with verdicts whose record is not stored"
+                    );
+                }
+            })
+            .map_err(|source| ServicesError::Worker {
+                worker: "record drain",
+                source,
+            })
+    }
 }
+
+/// How long shutdown waits for the records of the verdicts already given (each waits at most
+/// 3 s for the frames, then takes a portrait and a transaction).
+const RECORD_DRAIN: Duration = Duration::from_secs(10);
 
 /// The session service's settings, from the service's.
 pub(crate) fn session_settings(settings: &Settings) -> sessions::SessionSettings {

@@ -60,6 +60,20 @@ pub struct LiveStats {
 }
 
 impl SessionService {
+    /// Waits until every verdict this process gave has its record stored, or `limit` passed;
+    /// returns how many are still pending (for shutdown: a verdict the browser was shown is
+    /// not dropped with the process).
+    pub fn wait_for_records(&self, limit: std::time::Duration) -> usize {
+        let deadline = std::time::Instant::now() + limit;
+        loop {
+            let pending = self.live.recording.lock().len();
+            if pending == 0 || std::time::Instant::now() >= deadline {
+                return pending;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
     /// The live sessions' figures since this process started.
     pub fn live_stats(&self) -> LiveStats {
         let counters = &self.live.counters;

@@ -185,10 +185,13 @@ fn a_finishing_session_gives_one_verdict_and_is_single_use() {
         matches!(early, Err(SessionError::AlreadyCompleted)),
         "{early:?}"
     );
-    wait_until("the record to be stored", || {
-        f.store.session(id).expect("session").status == domain::SessionStatus::Completed
-    });
+    assert_eq!(
+        service.wait_for_records(Duration::from_secs(30)),
+        0,
+        "the record is made once no frame waits"
+    );
     let stored = f.store.session(id).expect("session");
+    assert_eq!(stored.status, domain::SessionStatus::Completed);
     let sent = recorder.messages.lock().iter().find_map(|m| match m {
         ClientMessage::Verdict { verdict, .. } => Some(*verdict),
         _ => None,
