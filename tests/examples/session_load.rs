@@ -33,23 +33,21 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 /// How often a session's result is read until it is `completed`.
 const RECORD_POLL: Duration = Duration::from_millis(500);
 
-/// The tenant's read of session `id` once `completed` (or after 30 s), and when it was
-/// first read so, in seconds since `began`.
+/// The tenant's read of session `id` once it no longer reads `in_progress` (or after 30 s),
+/// and when it was read so, in seconds since `began`.
 fn read_completed(
     base_url: &str,
     key: &str,
     id: &str,
     began: Instant,
 ) -> (facegate_blackbox_tests::Reply, f64) {
-    let url = format!("{base_url}/api/v1/session/{id}/result");
-    loop {
-        let keyed = facegate_blackbox_tests::get(&url, Some(key));
-        let at = began.elapsed().as_secs_f64();
-        if keyed.body["status"] == "completed" || at > 90.0 {
-            return (keyed, at);
-        }
-        std::thread::sleep(RECORD_POLL);
-    }
+    let keyed = facegate_blackbox_tests::poll_result(
+        &format!("{base_url}/api/v1/session/{id}/result"),
+        Some(key),
+        RECORD_POLL,
+        Duration::from_secs(30),
+    );
+    (keyed, began.elapsed().as_secs_f64())
 }
 
 fn main() {

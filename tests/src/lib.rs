@@ -205,14 +205,30 @@ pub const RESULT_POLL_LIMIT: std::time::Duration = std::time::Duration::from_sec
 /// [`RESULT_POLL_LIMIT`], then the last answer), as the spec's client polls: the socket's
 /// verdict goes out just before the record is stored (docs/api.md).
 pub fn settled_result(url: &str, key: Option<&str>) -> Reply {
-    let deadline = std::time::Instant::now() + RESULT_POLL_LIMIT;
+    poll_result(
+        url,
+        key,
+        std::time::Duration::from_millis(25),
+        RESULT_POLL_LIMIT,
+    )
+}
+
+/// `GET url` of a session's result every `every` while it reads `in_progress`, for at most
+/// `limit`; the last answer.
+pub fn poll_result(
+    url: &str,
+    key: Option<&str>,
+    every: std::time::Duration,
+    limit: std::time::Duration,
+) -> Reply {
+    let deadline = std::time::Instant::now() + limit;
     loop {
         let reply = get(url, key);
         let pending = reply.status == 200 && reply.body["status"] == "in_progress";
         if !pending || std::time::Instant::now() >= deadline {
             return reply;
         }
-        std::thread::sleep(std::time::Duration::from_millis(25));
+        std::thread::sleep(every);
     }
 }
 

@@ -17,13 +17,13 @@ pub(crate) fn render(
     backlog: Option<WebhookBacklog>,
     now_ms: i64,
 ) {
-    family(
+    single(
         out,
         "facegate_sessions_active",
         "gauge",
         "Sessions streaming over a WebSocket in this process.",
+        live.active,
     );
-    let _ = writeln!(out, "facegate_sessions_active {}", live.active);
     family(
         out,
         "facegate_session_verdicts_total",
@@ -36,45 +36,33 @@ pub(crate) fn render(
             "facegate_session_verdicts_total{{verdict=\"{verdict}\"}} {n}"
         );
     }
-    family(
+    single(
         out,
         "facegate_session_frames_total",
         "counter",
         "Liveness frames received by this process.",
+        live.frames,
     );
-    let _ = writeln!(out, "facegate_session_frames_total {}", live.frames);
-    family(
+    single(
         out,
         "facegate_session_frames_dropped_total",
         "counter",
         "Liveness frames replaced before analysis (the analysis could not keep up).",
+        live.frames_dropped,
     );
-    let _ = writeln!(
-        out,
-        "facegate_session_frames_dropped_total {}",
-        live.frames_dropped
-    );
-    family(
+    single(
         out,
         "facegate_session_records_pending",
         "gauge",
         "Verdicts given whose record (result, portrait, webhook) is not stored yet.",
+        live.records_pending,
     );
-    let _ = writeln!(
-        out,
-        "facegate_session_records_pending {}",
-        live.records_pending
-    );
-    family(
+    single(
         out,
         "facegate_session_records_not_stored_total",
         "counter",
         "Verdicts given whose record the store refused (the session stays in progress).",
-    );
-    let _ = writeln!(
-        out,
-        "facegate_session_records_not_stored_total {}",
-        live.records_not_stored
+        live.records_not_stored,
     );
     family(
         out,
@@ -89,24 +77,30 @@ pub(crate) fn render(
         );
     }
     if let Some(backlog) = backlog {
-        family(
+        single(
             out,
             "facegate_webhook_backlog",
             "gauge",
             "Webhooks neither delivered nor given up, in the whole deployment.",
-        );
-        let _ = writeln!(out, "facegate_webhook_backlog {}", backlog.pending);
-        family(
-            out,
-            "facegate_webhook_backlog_oldest_seconds",
-            "gauge",
-            "Age of the oldest pending webhook (0 when none).",
+            backlog.pending,
         );
         let age = backlog
             .oldest_created_at
             .map_or(0.0, |at| (now_ms - at).max(0) as f64 / 1000.0);
-        let _ = writeln!(out, "facegate_webhook_backlog_oldest_seconds {age}");
+        single(
+            out,
+            "facegate_webhook_backlog_oldest_seconds",
+            "gauge",
+            "Age of the oldest pending webhook (0 when none).",
+            age,
+        );
     }
+}
+
+/// A family of one unlabelled sample: its `# HELP` and `# TYPE` lines and its value.
+fn single(out: &mut String, name: &str, kind: &str, help: &str, value: impl std::fmt::Display) {
+    family(out, name, kind, help);
+    let _ = writeln!(out, "{name} {value}");
 }
 
 /// The `# HELP` and `# TYPE` lines of a family.

@@ -71,11 +71,7 @@ impl LivenessSession {
     /// cached reading is the one the verdict reads; a sample that still came would be read
     /// again (the cache counts them).
     pub(super) fn read_light_once_over(&self, t: u64) {
-        let over = match &self.light {
-            LightCheck::Sequence(sequence) => t > sequence.window_end_ms(),
-            LightCheck::Off | LightCheck::ShownEarlier => false,
-        };
-        if over && self.phase != Phase::Finished {
+        if self.light_check_shown() && self.light_window_over(t) && self.phase != Phase::Finished {
             let _ = self.light_reading();
         }
     }
