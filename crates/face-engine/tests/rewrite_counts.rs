@@ -8,12 +8,19 @@ mod common;
 
 use facegate_face_engine::{FaceEngine, Kernels, ModelRole, RewriteCounts};
 
-fn counts(depthwise: usize, prelu: usize, softmax: usize, max_pool: usize) -> RewriteCounts {
+fn counts(
+    depthwise: usize,
+    prelu: usize,
+    softmax: usize,
+    max_pool: usize,
+    dead_weights: usize,
+) -> RewriteCounts {
     RewriteCounts {
         depthwise,
         prelu,
         softmax,
         max_pool,
+        dead_weights,
     }
 }
 
@@ -24,12 +31,13 @@ fn every_model_has_its_expected_rewrites() {
         println!("{role}: {:?}", engine.rewrite_counts(role));
     }
     let expected = [
-        // depthwise, PReLU, softmax, max pool
-        (ModelRole::DetectorSelfie, counts(16, 0, 0, 3)),
-        (ModelRole::DetectorGroup, counts(18, 0, 1, 0)),
-        (ModelRole::Landmarks, counts(20, 23, 0, 5)),
-        (ModelRole::Embedder, counts(17, 33, 0, 0)),
-        (ModelRole::AntiSpoof, counts(17, 33, 0, 0)),
+        // depthwise, PReLU, softmax, max pool, dead weights (values below 1e-30; only the
+        // embedder has any)
+        (ModelRole::DetectorSelfie, counts(16, 0, 0, 3, 0)),
+        (ModelRole::DetectorGroup, counts(18, 0, 1, 0, 0)),
+        (ModelRole::Landmarks, counts(20, 23, 0, 5, 0)),
+        (ModelRole::Embedder, counts(17, 33, 0, 0, 119_016)),
+        (ModelRole::AntiSpoof, counts(17, 33, 0, 0, 0)),
     ];
     for (role, expected) in expected {
         assert_eq!(engine.rewrite_counts(role), expected, "{role}");

@@ -200,3 +200,43 @@ fn the_exact_rewrites_give_tract_s_own_bits() {
         }
     }
 }
+
+/// The dead weights set to zero change no embedding (`inference::kernels::dead_weights`): on
+/// real photos, every embedding bit for bit as with those weights kept. They only cost time.
+#[test]
+fn zeroing_the_dead_weights_changes_no_embedding_bit() {
+    let ours = common::engine();
+    let kept = FaceEngine::load_with_kernels(
+        &common::repo_root().join("models"),
+        Kernels::AllBut(Rewrite::DeadWeights),
+    )
+    .expect("models load");
+    assert_eq!(
+        ours.rewrite_counts(ModelRole::Embedder).dead_weights,
+        119_016
+    );
+    assert_eq!(kept.rewrite_counts(ModelRole::Embedder).dead_weights, 0);
+    let mut compared = 0;
+    for relative in PHOTOS {
+        let image = photo(relative);
+        let Ok(face) = ours.primary_face(&image) else {
+            continue;
+        };
+        let aligned = ours
+            .align(&image, &ours.landmarks(&image, &face).expect("mesh"))
+            .expect("aligned face");
+        let (a, b) = (
+            ours.embed(&aligned).expect("embedding"),
+            kept.embed(&aligned).expect("embedding"),
+        );
+        let differing = a
+            .vector
+            .iter()
+            .zip(&b.vector)
+            .filter(|(x, y)| x.to_bits() != y.to_bits())
+            .count();
+        assert_eq!(differing, 0, "{relative}: {differing} of 512 values differ");
+        compared += 1;
+    }
+    assert!(compared >= 5, "only {compared} photos had a face");
+}

@@ -3,12 +3,15 @@
 //! `Max(x, 0) + alpha × Min(x, 0)` ([`prelu::ChannelPrelu`]), last-axis softmaxes
 //! ([`softmax::LastAxisSoftmax`]) and unpadded max pooling ([`maxpool::PlaneMaxPool`]).
 //! Everything else stays tract's. (A constant-padding kernel was removed in issue 30: it
-//! gained less than 5% over tract 0.23.9's own on every model.) Each swap is
-//! measured in `docs/benchmarks.md` (issue 16) and checked against tract's own output in
+//! gained less than 5% over tract 0.23.9's own on every model.) Before them, weights too small
+//! to change any output are set to zero ([`dead_weights`]): they only cost subnormal
+//! arithmetic in tract's matrix kernels. Each rewrite is
+//! measured in `docs/benchmarks.md` (issues 16 and 42) and checked against tract's own output in
 //! `tests/tract_rewrites.rs` of the face engine; [`RewriteCounts`] says how many ops each
-//! rewrite replaced in a model. [`vector_width`] picks the vector width tract's own kernels run
+//! rewrite replaced in a model (and how many weights were dead). [`vector_width`] picks the vector width tract's own kernels run
 //! at on this CPU.
 
+mod dead_weights;
 mod depthwise;
 mod maxpool;
 mod prelu;
@@ -39,6 +42,8 @@ pub struct RewriteCounts {
     pub softmax: usize,
     /// Unpadded max poolings → [`maxpool::PlaneMaxPool`].
     pub max_pool: usize,
+    /// Weights below [`dead_weights::DEAD_WEIGHT`] in magnitude set to zero (values, not ops).
+    pub dead_weights: usize,
 }
 
 /// Whether two weight vectors hold the same floats bit for bit (ops compare by value, and
@@ -54,14 +59,16 @@ pub enum Rewrite {
     Prelu,
     Softmax,
     MaxPool,
+    DeadWeights,
 }
 
 impl Rewrite {
-    pub const ALL: [Rewrite; 4] = [
+    pub const ALL: [Rewrite; 5] = [
         Rewrite::Depthwise,
         Rewrite::Prelu,
         Rewrite::Softmax,
         Rewrite::MaxPool,
+        Rewrite::DeadWeights,
     ];
 
     /// The name `FACEGATE_KERNELS_WITHOUT` takes.
@@ -71,6 +78,7 @@ impl Rewrite {
             Rewrite::Prelu => "prelu",
             Rewrite::Softmax => "softmax",
             Rewrite::MaxPool => "max_pool",
+            Rewrite::DeadWeights => "dead_weights",
         }
     }
 }
@@ -114,7 +122,8 @@ impl Kernels {
     }
 }
 
-/// Replaces every depthwise convolution with constant weights, every `Max(x, 0) + alpha ×
+/// Sets the dead weights to zero ([`dead_weights::flush`]), then replaces every depthwise
+/// convolution with constant weights, every `Max(x, 0) + alpha ×
 /// Min(x, 0)` with per-channel `alpha`, every f32 last-axis softmax, every unpadded f32 max
 /// pooling of a decluttered model; other nodes are untouched.
 /// Counts each replacement in `counts`.
@@ -123,6 +132,9 @@ pub(crate) fn rewrite(
     kernels: Kernels,
     counts: &mut RewriteCounts,
 ) -> TractResult<TypedModel> {
+    if kernels.applies(Rewrite::DeadWeights) {
+        counts.dead_weights += dead_weights::flush(&mut model)?;
+    }
     for id in model.eval_order()? {
         let node = model.node(id);
         let on = |rewrite| kernels.applies(rewrite);

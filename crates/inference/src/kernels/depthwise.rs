@@ -72,20 +72,25 @@ impl EvalOp for RowwiseDepthwise {
         let g = &self.geometry;
         let [h, w] = g.input_hw;
         let [oh, ow] = g.output_hw;
-        let planes = input.len() / (h * w);
-        let mut output = vec![0f32; planes * oh * ow];
-        let mut scratch = Scratch::default();
-        for (plane, (src, dst)) in input
-            .chunks_exact(h * w)
-            .zip(output.chunks_exact_mut(oh * ow))
-            .enumerate()
+        // written in place: an ndarray turned into a tensor afterwards would be copied once
+        // more into tract's aligned storage, a full extra pass over every output (issue 42)
+        let mut tensor = Tensor::zero::<f32>(&self.output_shape())?;
         {
-            let channel = plane % g.channels;
-            let taps = &self.taps[channel * g.kernel_hw[0] * g.kernel_hw[1]..]
-                [..g.kernel_hw[0] * g.kernel_hw[1]];
-            convolve_plane_dispatched(g, src, dst, taps, self.bias[channel], &mut scratch);
+            let mut plain = tensor.try_as_plain_ram_mut()?;
+            let output = plain.as_slice_mut::<f32>()?;
+            ensure!(output.len() == input.len() / (h * w) * oh * ow);
+            let mut scratch = Scratch::default();
+            for (plane, (src, dst)) in input
+                .chunks_exact(h * w)
+                .zip(output.chunks_exact_mut(oh * ow))
+                .enumerate()
+            {
+                let channel = plane % g.channels;
+                let taps = &self.taps[channel * g.kernel_hw[0] * g.kernel_hw[1]..]
+                    [..g.kernel_hw[0] * g.kernel_hw[1]];
+                convolve_plane_dispatched(g, src, dst, taps, self.bias[channel], &mut scratch);
+            }
         }
-        let tensor = tract_ndarray::Array::from_shape_vec(self.output_shape(), output)?;
         Ok(tvec!(tensor.into_tvalue()))
     }
 
