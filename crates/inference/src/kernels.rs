@@ -5,11 +5,11 @@
 //! Everything else stays tract's. (A constant-padding kernel was removed in issue 30: it
 //! gained less than 5% over tract 0.23.9's own on every model.) Before them, weights too small
 //! to change any output are set to zero ([`dead_weights`]): they only cost subnormal
-//! arithmetic in tract's matrix kernels. Each rewrite is
-//! measured in `docs/benchmarks.md` (issues 16 and 42) and checked against tract's own output in
-//! `tests/tract_rewrites.rs` of the face engine; [`RewriteCounts`] says how many ops each
-//! rewrite replaced in a model (and how many weights were dead). [`vector_width`] picks the vector width tract's own kernels run
-//! at on this CPU.
+//! arithmetic in tract's matrix kernels. Each rewrite is measured in `docs/benchmarks.md`
+//! (issues 16 and 42) and checked against tract's own output in `tests/tract_rewrites.rs` of
+//! the face engine; [`RewriteCounts`] says how many ops each rewrite replaced in a model (and
+//! how many weights were dead). [`vector_width`] picks the vector width tract's own kernels
+//! run at on this CPU.
 
 mod dead_weights;
 mod depthwise;
@@ -123,9 +123,9 @@ impl Kernels {
 }
 
 /// Sets the dead weights to zero ([`dead_weights::flush`]), then replaces every depthwise
-/// convolution with constant weights, every `Max(x, 0) + alpha ×
-/// Min(x, 0)` with per-channel `alpha`, every f32 last-axis softmax, every unpadded f32 max
-/// pooling of a decluttered model; other nodes are untouched.
+/// convolution with constant weights, every `Max(x, 0) + alpha × Min(x, 0)` with per-channel
+/// `alpha`, every f32 last-axis softmax, every unpadded f32 max pooling of a decluttered model;
+/// other nodes are untouched.
 /// Counts each replacement in `counts`.
 pub(crate) fn rewrite(
     mut model: TypedModel,
