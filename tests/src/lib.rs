@@ -198,44 +198,10 @@ pub fn create_managed_session_at(
     reply.body
 }
 
-/// How long [`settled_result`] polls a session that reads `in_progress`.
-pub const RESULT_POLL_LIMIT: std::time::Duration = std::time::Duration::from_secs(20);
-
-/// `GET url` of a session's result, repeated while it reads `in_progress` (for at most
-/// [`RESULT_POLL_LIMIT`], then the last answer), as the spec's client polls: the socket's
-/// verdict goes out just before the record is stored (docs/api.md).
-pub fn settled_result(url: &str, key: Option<&str>) -> Reply {
-    poll_result(
-        url,
-        key,
-        std::time::Duration::from_millis(25),
-        RESULT_POLL_LIMIT,
-    )
-}
-
-/// `GET url` of a session's result every `every` while it reads `in_progress`, for at most
-/// `limit`; the last answer.
-pub fn poll_result(
-    url: &str,
-    key: Option<&str>,
-    every: std::time::Duration,
-    limit: std::time::Duration,
-) -> Reply {
-    let deadline = std::time::Instant::now() + limit;
-    loop {
-        let reply = get(url, key);
-        let pending = reply.status == 200 && reply.body["status"] == "in_progress";
-        if !pending || std::time::Instant::now() >= deadline {
-            return reply;
-        }
-        std::thread::sleep(every);
-    }
-}
-
-/// `GET /api/v1/session/{id}/result?token=`: the result as the browser's token reads it, once
-/// settled ([`settled_result`]).
+/// `GET /api/v1/session/{id}/result?token=`: the result as the browser's token reads it. One
+/// read: a verdict the client was shown is stored before it was sent (issue 67).
 pub fn session_result(server: &Server, id: &str, token: &str) -> Reply {
-    settled_result(
+    get(
         &format!(
             "{}/api/v1/session/{id}/result?token={token}",
             server.base_url
@@ -245,9 +211,9 @@ pub fn session_result(server: &Server, id: &str, token: &str) -> Reply {
 }
 
 /// `GET /api/v1/session/{id}/result` with the tenant's API key: the result with its layers and
-/// reasons, which the browser's token never reads, once settled ([`settled_result`]).
+/// reasons, which the browser's token never reads. One read, as [`session_result`].
 pub fn keyed_session_result(server: &Server, id: &str, key: &str) -> Reply {
-    settled_result(
+    get(
         &format!("{}/api/v1/session/{id}/result", server.base_url),
         Some(key),
     )

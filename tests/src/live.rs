@@ -110,6 +110,33 @@ pub fn stream(
     })
 }
 
+/// Like [`stream`], and reads `result_url` (with `key`) the moment the `verdict` message
+/// arrives, before reading anything else from the socket, as a backend told by its client's
+/// `onComplete` would (issue 67: what a client is shown as final reads final). Returns that read
+/// too (`None` without a verdict).
+pub fn stream_reading_at_verdict(
+    socket: &mut WebSocket<MaybeTlsStream<TcpStream>>,
+    frames: &[Vec<u8>],
+    fps: u32,
+    max: Duration,
+    result_url: &str,
+    key: Option<&str>,
+) -> (StreamOutcome, Option<crate::Reply>) {
+    let (mut sent, mut read) = (0, None);
+    let outcome = stream_scripted(socket, fps, max, |event| match event {
+        ScriptEvent::FrameDue if !frames.is_empty() => {
+            sent += 1;
+            ScriptAction::Send(frames[(sent - 1) % frames.len()].clone())
+        }
+        ScriptEvent::Message(message) if message["type"] == "verdict" => {
+            read = Some(crate::get(result_url, key));
+            ScriptAction::Continue
+        }
+        _ => ScriptAction::Continue,
+    });
+    (outcome, read)
+}
+
 /// How a lit client times its frames.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FrameTiming {

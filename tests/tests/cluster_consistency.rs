@@ -12,7 +12,7 @@ use facegate_blackbox_tests::live::{self, video_frames};
 use facegate_blackbox_tests::load::{index_face, search_by_image};
 use facegate_blackbox_tests::receiver::{HttpsReceiver, TestCa};
 use facegate_blackbox_tests::{
-    create_managed_session_at, get, get_bytes, id_and_token, json_body, send, settled_result,
+    create_managed_session_at, get, get_bytes, id_and_token, json_body, send,
 };
 use serde_json::json;
 
@@ -66,7 +66,7 @@ fn a_session_created_streamed_and_read_on_three_replicas_passes(
         .verdict()
         .unwrap_or_else(|| panic!("no verdict: {:?}\n{}", outcome.messages, cluster.logs()));
     assert_eq!(verdict["verdict"], "pass", "{verdict}");
-    let result = settled_result(
+    let result = get(
         &format!("{r2}/api/v1/session/{id}/result?token={token}"),
         None,
     );
@@ -108,7 +108,7 @@ fn a_session_through_the_balancer_reads_alike_everywhere(
         outcome.messages
     );
     for _ in 0..3 {
-        let result = settled_result(
+        let result = get(
             &format!("{lb}/api/v1/session/{id}/result?token={token}"),
             None,
         );

@@ -7,7 +7,7 @@ use std::time::Duration;
 use facegate_blackbox_tests::live::{self, video_frames};
 use facegate_blackbox_tests::receiver::{HttpsReceiver, TestCa};
 use facegate_blackbox_tests::{
-    Part, cli, create_key, create_managed_session, get, get_bytes, multipart, send, settled_result,
+    Part, cli, create_key, create_managed_session, get, get_bytes, multipart, send,
     start_webhook_server, testdata_file,
 };
 use serde_json::{Value, json};
@@ -27,7 +27,7 @@ impl Managed {
 
     fn token_read(&self) -> facegate_blackbox_tests::Reply {
         let url = format!("{}?token={}", self.url("/result"), self.token);
-        settled_result(&url, None)
+        get(&url, None)
     }
 }
 
@@ -151,7 +151,7 @@ fn the_token_reads_the_spec_fields_only(session: &Managed) -> String {
 /// requirement, a pass's reasons (only failed portrait requirements), no audit frames (off by
 /// default).
 fn the_key_reads_the_layers_and_each_portrait_requirement(session: &Managed) {
-    let keyed = settled_result(&session.url("/result"), Some(&session.key));
+    let keyed = get(&session.url("/result"), Some(&session.key));
     assert_eq!(keyed.body["reference_id"], "customer-42");
     assert!(
         keyed.body["layers"]["layers"].is_array(),

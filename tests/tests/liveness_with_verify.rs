@@ -6,7 +6,8 @@
 //! after completion and after expiry. Audit frames are on here (2 per session): the key reads
 //! them, nobody else, and the retention sweep deletes them. The screen-light check is off here (its own tests are
 //! `screen_light_sessions.rs`), so the sessions rest on the recorded footage alone; challenge
-//! draws are seeded.
+//! draws are seeded. Every result here is read the moment its client is sent the verdict, and
+//! under load too (eight sessions at once) it reads `completed` with that verdict and its match.
 
 use std::time::Duration;
 
@@ -49,7 +50,15 @@ fn verified_session(server: &Server, key: &str, body: Value) -> (String, Value) 
     let token = created["token"].as_str().expect("token").to_owned();
     let frames = video_frames("webcam-man-1", 15, 0.0, 12.0);
     let mut socket = live::open(&server.base_url, &id, &token);
-    let outcome = live::stream(&mut socket, &frames, 15, Duration::from_secs(40));
+    // the key's read is made the moment the `verdict` message arrives: the match is there
+    let (outcome, keyed) = live::stream_reading_at_verdict(
+        &mut socket,
+        &frames,
+        15,
+        Duration::from_secs(40),
+        &format!("{}/api/v1/session/{id}/result", server.base_url),
+        Some(key),
+    );
     live::assert_no_engine_internals(&outcome.messages);
     assert!(
         outcome
@@ -58,9 +67,10 @@ fn verified_session(server: &Server, key: &str, body: Value) -> (String, Value) 
             .all(|m| m.get("data").is_none_or(|d| d.get("match").is_none())),
         "no socket message carries the match"
     );
-    let keyed = facegate_blackbox_tests::keyed_session_result(server, &id, key);
+    let keyed = keyed.expect("a verdict, and the result read at it");
     let verdict = &outcome.verdict().expect("a verdict")["verdict"];
     assert_eq!(verdict, "pass", "{}", keyed.body);
+    assert_eq!(keyed.body["status"], "completed", "read at the verdict");
     let by_token = send(
         "GET",
         &format!(
@@ -254,5 +264,75 @@ fn uuid_of(id: &str) -> uuid::Uuid {
 fn a_session_with_a_reference_image_says_whether_the_live_person_matches_it() {
     for backend in backends() {
         check_backend(backend);
+    }
+}
+
+/// Sessions streamed at once on CI's two cores, each read the moment its verdict arrives.
+const CONCURRENT_SESSIONS: usize = 8;
+
+#[test]
+fn under_load_a_result_read_at_the_verdict_is_already_final_with_its_match() {
+    let server = start_server_on(
+        Backend::Sqlite,
+        &[
+            ("FACEGATE__LIVENESS__ILLUMINATION__ENABLED", "false"),
+            ("FACEGATE__SESSIONS__RNG_SEED", "67"),
+        ],
+    );
+    let key = create_key(&server, "bank");
+    let frames = video_frames("webcam-man-1", 15, 0.0, 12.0);
+    let reference = base64_of(
+        video_frames("webcam-man-1", 1, 0.0, 60.0)
+            .last()
+            .expect("frame"),
+    );
+    let sessions: Vec<(String, String)> = (0..CONCURRENT_SESSIONS)
+        .map(|_| {
+            let created = create_managed_session(
+                &server,
+                &key,
+                json!({"mode": "passive", "reference_image": reference}),
+            );
+            let field = |name: &str| created[name].as_str().expect(name).to_owned();
+            (field("session_id"), field("token"))
+        })
+        .collect();
+    let reads: Vec<(Value, Value)> = std::thread::scope(|scope| {
+        let streams: Vec<_> = sessions
+            .iter()
+            .map(|(id, token)| {
+                let (server, key, frames) = (&server, &key, &frames);
+                scope.spawn(move || {
+                    let mut socket = live::open(&server.base_url, id, token);
+                    let (outcome, read) = live::stream_reading_at_verdict(
+                        &mut socket,
+                        frames,
+                        15,
+                        Duration::from_secs(60),
+                        &format!("{}/api/v1/session/{id}/result", server.base_url),
+                        Some(key),
+                    );
+                    let verdict = outcome
+                        .verdict()
+                        .cloned()
+                        .unwrap_or_else(|| panic!("{id}: no verdict: {:?}", outcome.messages));
+                    (verdict, read.expect("read at the verdict").body)
+                })
+            })
+            .collect();
+        streams
+            .into_iter()
+            .map(|s| s.join().expect("a session's thread"))
+            .collect()
+    });
+    for (shown, read) in &reads {
+        assert_eq!(read["status"], "completed", "read at the verdict: {read}");
+        assert_eq!(read["verdict"], shown["verdict"], "{read}");
+        if read["verdict"] == "pass" {
+            assert_eq!(
+                read["match"]["is_match"], true,
+                "the match is there: {read}"
+            );
+        }
     }
 }

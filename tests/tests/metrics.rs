@@ -1,6 +1,6 @@
 //! The operators' metrics against the real binary: after a passed session whose webhook cannot
 //! be delivered yet, `/metrics` counts the verdict, the frames, the retried delivery and the
-//! backlog with its age; every metric the shipped alert rules and Grafana dashboard query is
+//! backlog with its age, and the analysis queue's depth and wait; every metric the shipped alert rules and Grafana dashboard query is
 //! one the server exports; and `promtool` checks the rules and runs their unit tests.
 
 use std::collections::BTreeSet;
@@ -122,6 +122,19 @@ fn the_verdict_frames_and_backlog_are_counted(text: &str) {
         "{frames_counted} {dropped}"
     );
     assert_eq!(sample(text, "facegate_sessions_active"), Some(0.0));
+    // every analysed frame was a job of the analysis pool, which is idle now
+    assert_eq!(
+        sample(text, "facegate_session_analysis_queue_depth"),
+        Some(0.0)
+    );
+    let served =
+        sample(text, "facegate_session_analysis_queue_wait_seconds_count").expect("jobs served");
+    let waited =
+        sample(text, "facegate_session_analysis_queue_wait_seconds_sum").expect("their wait");
+    assert!(
+        served >= 1.0 && served <= frames_counted + 2.0 && waited >= 0.0,
+        "{served} jobs, {waited} s"
+    );
     // the webhook's retry came after the record that queued it
     assert_eq!(sample(text, "facegate_session_records_pending"), Some(0.0));
     assert_eq!(

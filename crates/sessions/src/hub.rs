@@ -9,56 +9,50 @@
 //! sessions on 2 cores most sessions got their first analysis after the light's colours were
 //! over (docs/benchmarks.md).
 //!
-//! A second lane holds the work a verdict leaves behind (the portrait, the match with the
-//! reference, the stored record): it runs when no frame waits, or once it has waited
-//! [`LATER_MAX_WAIT`], so every session streaming gets its verdict before the records of the
-//! sessions that already have theirs are made, and a record still waits a bounded time under
-//! a load that never lets up.
+//! A verdict's record (the portrait, the match with the reference, the stored result) is made
+//! in the job that reached the verdict, before the verdict is sent (issue 67: a verdict a
+//! client is shown is one the tenant can read). Issue 42 had put it in a later lane behind
+//! the frames; that made the verdict earlier than its record by up to 3 s under load.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 use parking_lot::{Condvar, Mutex};
 use uuid::Uuid;
 
 type Job = Box<dyn FnOnce() + Send>;
 
-/// The longest a job of the later lane waits while frames keep the workers busy.
-pub(crate) const LATER_MAX_WAIT: Duration = Duration::from_secs(3);
-
 #[derive(Default)]
 struct Queue {
-    jobs: VecDeque<Job>,
-    /// Jobs that yield to the frames, with when each was queued.
-    later: VecDeque<(Instant, Job)>,
+    /// Jobs with when each was queued.
+    jobs: VecDeque<(Instant, Job)>,
     closed: bool,
 }
 
-impl Queue {
-    /// The later lane's oldest job once it waited its longest, else the oldest frame job,
-    /// else the later lane's oldest.
-    fn next(&mut self) -> Option<Job> {
-        let overdue = self
-            .later
-            .front()
-            .is_some_and(|(queued, _)| queued.elapsed() >= LATER_MAX_WAIT);
-        if overdue || self.jobs.is_empty() {
-            return self.later.pop_front().map(|(_, job)| job);
-        }
-        self.jobs.pop_front()
-    }
-}
-
-/// Jobs in arrival order, and the signal that one came.
+/// Jobs in arrival order, the signal that one came, and how long the served ones waited.
 #[derive(Default)]
 struct Shared {
     queue: Mutex<Queue>,
     ready: Condvar,
+    served: AtomicU64,
+    waited_micros: AtomicU64,
 }
 
-/// A fixed number of worker threads serving one first-in, first-out queue, and a later lane
-/// behind it; they stop when the pool is dropped, after the jobs already queued.
+/// How the pool's queue has kept up, for the metrics (`facegate_session_analysis_queue_*`):
+/// under load this is where a session's time goes before its frame is even looked at.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct QueueStats {
+    /// Jobs waiting for a worker now.
+    pub waiting: usize,
+    /// Jobs a worker has taken since the process started.
+    pub served: u64,
+    /// Their time in the queue, in all.
+    pub waited_seconds: f64,
+}
+
+/// A fixed number of worker threads serving one first-in, first-out queue; they stop when the pool is dropped, after the jobs already queued.
 pub(crate) struct FairPool {
     shared: Arc<Shared>,
     threads: usize,
@@ -97,16 +91,19 @@ impl FairPool {
 
     /// Queues `job` behind every job queued before it.
     pub(crate) fn spawn(&self, job: impl FnOnce() + Send + 'static) {
-        self.shared.queue.lock().jobs.push_back(Box::new(job));
+        let queued = (Instant::now(), Box::new(job) as Job);
+        self.shared.queue.lock().jobs.push_back(queued);
         self.shared.ready.notify_one();
     }
 
-    /// Queues `job` in the later lane: after the frame jobs, or first once it waited
-    /// [`LATER_MAX_WAIT`].
-    pub(crate) fn spawn_later(&self, job: impl FnOnce() + Send + 'static) {
-        let queued = (Instant::now(), Box::new(job) as Job);
-        self.shared.queue.lock().later.push_back(queued);
-        self.shared.ready.notify_one();
+    /// The queue's figures now.
+    pub(crate) fn stats(&self) -> QueueStats {
+        let waiting = self.shared.queue.lock().jobs.len();
+        QueueStats {
+            waiting,
+            served: self.shared.served.load(Ordering::Relaxed),
+            waited_seconds: self.shared.waited_micros.load(Ordering::Relaxed) as f64 / 1e6,
+        }
     }
 }
 
@@ -122,7 +119,10 @@ fn serve(shared: &Shared) {
         let job = {
             let mut queue = shared.queue.lock();
             loop {
-                if let Some(job) = queue.next() {
+                if let Some((queued, job)) = queue.jobs.pop_front() {
+                    let waited = u64::try_from(queued.elapsed().as_micros()).unwrap_or(u64::MAX);
+                    shared.served.fetch_add(1, Ordering::Relaxed);
+                    shared.waited_micros.fetch_add(waited, Ordering::Relaxed);
                     break job;
                 }
                 if queue.closed {
@@ -144,8 +144,8 @@ pub struct LiveHub {
     /// Stream leases of ended connections not yet released in the store (session → holder):
     /// a reconnect to this process releases them first instead of meeting its own old lease.
     pub(crate) releasing: Mutex<HashMap<Uuid, String>>,
-    /// Sessions whose verdict was sent and whose record is still being made (in the later
-    /// lane): they cannot be streamed again meanwhile.
+    /// Sessions whose verdict was reached and whose record is still being made (before the
+    /// verdict is sent): they cannot be streamed again meanwhile.
     pub(crate) recording: Mutex<HashSet<Uuid>>,
     pub(crate) counters: crate::stats::LiveCounters,
 }
@@ -177,45 +177,23 @@ impl LiveHub {
 mod tests {
     use super::*;
 
-    fn queued(log: &Arc<Mutex<Vec<&'static str>>>, name: &'static str) -> Job {
-        let log = log.clone();
-        Box::new(move || log.lock().push(name))
-    }
-
-    fn drain(queue: &mut Queue) {
-        while let Some(job) = queue.next() {
-            job();
-        }
-    }
-
     #[test]
-    fn the_later_lane_waits_for_the_frames_until_it_waited_its_longest() {
+    fn one_worker_serves_the_jobs_in_the_order_they_came() {
+        let pool = FairPool::new(1);
         let log = Arc::new(Mutex::new(Vec::new()));
-        let mut queue = Queue::default();
-        queue
-            .later
-            .push_back((Instant::now(), queued(&log, "record")));
-        queue.jobs.push_back(queued(&log, "frame a"));
-        queue.jobs.push_back(queued(&log, "frame b"));
-        drain(&mut queue);
-        assert_eq!(*log.lock(), ["frame a", "frame b", "record"]);
-
-        log.lock().clear();
-        let long_ago = Instant::now()
-            .checked_sub(LATER_MAX_WAIT)
-            .expect("an instant one wait ago");
-        queue.jobs.push_back(queued(&log, "frame a"));
-        queue
-            .later
-            .push_back((long_ago, queued(&log, "overdue record")));
-        queue
-            .later
-            .push_back((Instant::now(), queued(&log, "new record")));
-        queue.jobs.push_back(queued(&log, "frame b"));
-        drain(&mut queue);
+        let (done, finished) = std::sync::mpsc::channel();
+        for name in ["frame a", "frame b", "verdict and record", "frame c"] {
+            let log = log.clone();
+            pool.spawn(move || log.lock().push(name));
+        }
+        pool.spawn(move || done.send(()).expect("the test waits"));
+        finished.recv().expect("the pool ran every job");
         assert_eq!(
             *log.lock(),
-            ["overdue record", "frame a", "frame b", "new record"]
+            ["frame a", "frame b", "verdict and record", "frame c"]
         );
+        let stats = pool.stats();
+        assert_eq!((stats.waiting, stats.served), (0, 5), "{stats:?}");
+        assert!(stats.waited_seconds >= 0.0, "{stats:?}");
     }
 }

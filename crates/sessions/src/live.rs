@@ -1,11 +1,11 @@
 //! A client's live stream. Frames go into the engine's one-frame mailbox (a newer frame
 //! replaces one not yet analysed), and one bounded pool shared by every session analyses them,
 //! at most one job per session at a time: a slow server drops frames and never queues them.
-//! On the verdict: the `verdict` message goes out and the stream ends normally; then, in the
-//! pool's later lane (after the frames of every session still streaming), one transaction
-//! stores the result, portrait, audit frames and webhook outbox row (assembled by
-//! `outcome.rs`). Until it has, the session reads `in_progress` and its photo answers 202, and
-//! it cannot be streamed again. One connection streams a session at a time across every
+//! On the verdict, the same worker stores the result, portrait, audit frames and webhook outbox
+//! row in one transaction (assembled by `outcome.rs`), and only then sends the `verdict`
+//! message and ends the stream: a backend that reads the result the moment its client sees the
+//! verdict reads it `completed` (issue 67). While the record is made the session cannot be
+//! streamed again. One connection streams a session at a time across every
 //! replica: it holds the session's stream lease in the store, renewed while frames are
 //! analysed and released when it ends, or once its record is stored.
 
@@ -16,7 +16,7 @@ use std::time::Instant;
 use domain::{Session, SessionStatus};
 use liveness_engine::capture_time;
 use liveness_engine::mailbox::{LatestFrame, PendingFrame, TakenFrame};
-use liveness_engine::{LivenessEvent, LivenessSession, Opening, VerdictReport};
+use liveness_engine::{LivenessEvent, LivenessSession, Opening};
 use parking_lot::Mutex;
 use uuid::Uuid;
 
@@ -297,7 +297,8 @@ impl Live {
             code: SocketError::SessionNotFound,
             message: "this session was erased".into(),
         });
-        self.sink.end(StreamEnd::Erased);
+        self.sink
+            .end(StreamEnd::Refused(SocketError::SessionNotFound));
     }
 
     /// Feeds one frame (and those set aside for the light check); `true` once the stream is
@@ -343,34 +344,5 @@ impl Live {
             }
         }
         false
-    }
-
-    /// Gives the verdict at once and leaves its record (the portrait, the match, the one
-    /// transaction) to the pool's later lane, so that the sessions still streaming get their
-    /// frames analysed first.
-    fn finish(self: &Arc<Self>, report: VerdictReport, engine_session: Option<LivenessSession>) {
-        let session = &self.session;
-        if let Ok(false) = self.service.store.session_exists(session.id) {
-            // erased since the lease was last renewed: no verdict for a session that is gone
-            self.end_erased();
-            return;
-        }
-        self.finished.store(true, Ordering::SeqCst);
-        self.service.live.recording.lock().insert(session.id);
-        tracing::info!(session = %session.id, verdict = ?report.verdict, confidence = report.confidence, "verdict given");
-        self.sink.send(ClientMessage::Verdict {
-            verdict: report.verdict,
-            confidence: report.confidence,
-            redirect_url: session
-                .redirect_url
-                .as_deref()
-                .map(|url| redirect_with_session(url, session.id)),
-        });
-        self.sink.end(StreamEnd::Completed);
-        let live = self.clone();
-        self.service
-            .live
-            .pool
-            .spawn_later(move || live.record(&report, engine_session.as_ref()));
     }
 }

@@ -87,6 +87,9 @@ pub enum SocketError {
     SessionCompleted,
     /// Another socket streams this session.
     SessionBusy,
+    /// The verdict was reached but the store refused its record: the session stays
+    /// `in_progress` and may be streamed again (no verdict is shown that the tenant cannot read).
+    ResultNotStored,
 }
 
 impl Serialize for SocketError {
@@ -96,7 +99,7 @@ impl Serialize for SocketError {
 }
 
 impl SocketError {
-    pub const ALL: [Self; 8] = [
+    pub const ALL: [Self; 9] = [
         Self::TextNotAccepted,
         Self::FrameTooLarge,
         Self::SessionNotStarted,
@@ -105,6 +108,7 @@ impl SocketError {
         Self::SessionNotFound,
         Self::SessionCompleted,
         Self::SessionBusy,
+        Self::ResultNotStored,
     ];
 
     /// The code's wire name, the WebSocket close code that follows it (RFC 6455's where one
@@ -119,6 +123,7 @@ impl SocketError {
             Self::SessionNotFound => ("session_not_found", 4004, "session not found"),
             Self::SessionCompleted => ("session_completed", 4009, "session already has a verdict"),
             Self::SessionBusy => ("session_busy", 4029, "another socket streams this session"),
+            Self::ResultNotStored => ("result_not_stored", 1011, "the verdict could not be stored"),
         }
     }
 
@@ -180,10 +185,12 @@ impl ClientMessage {
 /// How a stream ended, for the transport to choose its close code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StreamEnd {
-    /// The verdict was sent (or another stream had already given it).
+    /// The verdict was stored and sent.
     Completed,
-    /// The tenant erased the session while it streamed; nothing was stored.
-    Erased,
+    /// An `error` message with this code was sent instead of a verdict: the tenant erased the
+    /// session while it streamed, another stream's verdict was stored first, or the store
+    /// refused the record. Its close code follows.
+    Refused(SocketError),
 }
 
 /// Where a stream's messages go (the WebSocket, or a test's collector).

@@ -1,12 +1,13 @@
 //! What this process's live sessions have done, for the metrics: frames received and dropped
-//! (replaced in a session's mailbox before analysis), verdicts by outcome, and the records of
-//! given verdicts still waiting to be stored or not stored.
+//! (replaced in a session's mailbox before analysis), verdicts by outcome, the records of
+//! verdicts being stored or not stored, and the analysis pool's queue wait.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use domain::Verdict;
 
 use crate::SessionService;
+pub use crate::hub::QueueStats;
 
 /// Counters kept by the live sessions of one process.
 #[derive(Debug, Default)]
@@ -45,7 +46,7 @@ impl LiveCounters {
 }
 
 /// A snapshot of the live sessions of this process.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LiveStats {
     /// Sessions streaming now.
     pub active: usize,
@@ -53,15 +54,19 @@ pub struct LiveStats {
     pub frames_dropped: u64,
     /// `(verdict, count)` for `pass`, `fail` and `retry`.
     pub verdicts: [(&'static str, u64); 3],
-    /// Verdicts given whose record (result, portrait, webhook) is not stored yet.
+    /// Verdicts reached whose record (result, portrait, webhook) is being stored; each is sent
+    /// once its record is.
     pub records_pending: usize,
-    /// Verdicts given whose record the store refused: those sessions stay `in_progress`.
+    /// Verdicts reached whose record the store refused: no verdict was sent, and those
+    /// sessions stay `in_progress`.
     pub records_not_stored: u64,
+    /// The analysis pool's queue: jobs waiting now, served, and their wait in all.
+    pub analysis_queue: QueueStats,
 }
 
 impl SessionService {
-    /// Waits until every verdict this process gave has its record stored, or `limit` passed;
-    /// returns how many are still pending (for shutdown: a verdict the browser was shown is
+    /// Waits until every verdict this process reached has its record stored (and sent), or
+    /// `limit` passed; returns how many are still pending (for shutdown: a verdict reached is
     /// not dropped with the process).
     pub fn wait_for_records(&self, limit: std::time::Duration) -> usize {
         let deadline = std::time::Instant::now() + limit;
@@ -89,6 +94,7 @@ impl SessionService {
             ],
             records_pending: self.live.recording.lock().len(),
             records_not_stored: load(&counters.records_not_stored),
+            analysis_queue: self.live.pool.stats(),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The operators' metrics beside the request metrics: live sessions, verdicts by outcome,
-//! frames received and dropped, verdicts' records pending and not stored (this process),
+//! frames received and dropped, verdicts' records pending and not stored, the analysis queue's
+//! depth and wait (this process),
 //! webhook deliveries by outcome (this process's worker) and the webhook backlog with its
 //! oldest age (the whole deployment, from the store).
 
@@ -54,15 +55,35 @@ pub(crate) fn render(
         out,
         "facegate_session_records_pending",
         "gauge",
-        "Verdicts given whose record (result, portrait, webhook) is not stored yet.",
+        "Verdicts reached whose record (result, portrait, webhook) is being stored; each is sent once stored.",
         live.records_pending,
     );
     single(
         out,
         "facegate_session_records_not_stored_total",
         "counter",
-        "Verdicts given whose record the store refused (the session stays in progress).",
+        "Verdicts reached whose record the store refused: not sent, the session stays in progress.",
         live.records_not_stored,
+    );
+    let queue = &live.analysis_queue;
+    single(
+        out,
+        "facegate_session_analysis_queue_depth",
+        "gauge",
+        "Liveness analysis jobs (one per session with a frame waiting) waiting for a worker now.",
+        queue.waiting,
+    );
+    family(
+        out,
+        "facegate_session_analysis_queue_wait_seconds",
+        "summary",
+        "Time liveness analysis jobs waited for a worker, in all, and how many were served.",
+    );
+    let name = "facegate_session_analysis_queue_wait_seconds";
+    let _ = writeln!(
+        out,
+        "{name}_sum {}\n{name}_count {}",
+        queue.waited_seconds, queue.served
     );
     family(
         out,

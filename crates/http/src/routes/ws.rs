@@ -167,7 +167,7 @@ async fn pump(
                     }
                 }
                 Some(Outbound::End(StreamEnd::Completed)) => break standard_close(CloseCode::Normal, "verdict given"),
-                Some(Outbound::End(StreamEnd::Erased)) => break close_with(SocketError::SessionNotFound),
+                Some(Outbound::End(StreamEnd::Refused(error))) => break close_with(error),
                 None => break None,
             },
             _ = heartbeat.tick() => {
