@@ -1003,9 +1003,9 @@ export interface components {
             /** @example 0192c0de-7a1e-7c3b-9a51-4d2e8f6b1a90 */
             session_id: string;
             /**
-             * @description `created`, `in_progress` or `completed` (an expired session answers 404). Still
-             *     `in_progress` for a moment after the socket's `verdict`, until its record is stored:
-             *     poll until `completed`.
+             * @description `created`, `in_progress` or `completed` (an expired session answers 404). A session
+             *     whose client was sent the `verdict` reads `completed`: the verdict is stored before it
+             *     is sent.
              * @example completed
              */
             status: string;
@@ -1562,7 +1562,7 @@ export interface operations {
                     "image/jpeg": unknown;
                 };
             };
-            /** @description No verdict stored yet (also just after the socket's `verdict`, while its record is stored); retry after `Retry-After` seconds */
+            /** @description No verdict stored yet (a verdict is stored with its portrait before the socket sends it); retry after `Retry-After` seconds */
             202: {
                 headers: {
                     [name: string]: unknown;

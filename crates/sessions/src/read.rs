@@ -23,9 +23,9 @@ pub enum Credential<'a> {
 pub struct SessionResultView {
     #[schema(value_type = String, example = "0192c0de-7a1e-7c3b-9a51-4d2e8f6b1a90")]
     pub session_id: Uuid,
-    /// `created`, `in_progress` or `completed` (an expired session answers 404). Still
-    /// `in_progress` for a moment after the socket's `verdict`, until its record is stored:
-    /// poll until `completed`.
+    /// `created`, `in_progress` or `completed` (an expired session answers 404). A session
+    /// whose client was sent the `verdict` reads `completed`: the verdict is stored before it
+    /// is sent.
     #[schema(example = "completed")]
     pub status: &'static str,
     /// `pass`, `fail` or `retry`; null until completed.

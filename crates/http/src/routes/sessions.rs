@@ -294,7 +294,7 @@ pub async fn result(
     params(("id" = String, Path), ("token" = Option<String>, Query)),
     responses(
         (status = 200, description = "The 480×600 ICAO portrait", content_type = "image/jpeg"),
-        (status = 202, description = "No verdict stored yet (also just after the socket's `verdict`, while its record is stored); retry after `Retry-After` seconds"),
+        (status = 202, description = "No verdict stored yet (a verdict is stored with its portrait before the socket sends it); retry after `Retry-After` seconds"),
         (status = 404, description = "`session_not_found`, `photo_not_available` (no `pass`)", body = ErrorBody),
         KeyOrTokenErrors,
     ))]

@@ -30,9 +30,9 @@ class SessionResultView:
 
         Attributes:
             session_id (str):  Example: 0192c0de-7a1e-7c3b-9a51-4d2e8f6b1a90.
-            status (str): `created`, `in_progress` or `completed` (an expired session answers 404). Still
-                `in_progress` for a moment after the socket's `verdict`, until its record is stored:
-                poll until `completed`. Example: completed.
+            status (str): `created`, `in_progress` or `completed` (an expired session answers 404). A session
+                whose client was sent the `verdict` reads `completed`: the verdict is stored before it
+                is sent. Example: completed.
             completed_at (int | None | Unset):
             created_at (int | Unset): Unix milliseconds.
             expires_at (int | Unset):
