@@ -14,7 +14,7 @@ fi
 
 # Under CI=true nothing may skip in silence: a missing PostgreSQL, pgvector or ffmpeg fails the
 # run here, and the tests themselves refuse to skip their PostgreSQL halves (see
-# crates/storage/tests/common). Outside CI they skip and say so.
+# crates/storage/tests/it/common). Outside CI they skip and say so.
 in_ci=false
 case "${CI:-}" in true|1) in_ci=true ;; esac
 missing() {
@@ -87,7 +87,7 @@ else
   missing "node/npm are missing: the web-UI tests need them"
 fi
 
-# The typed clients (clients/, tests/tests/clients.rs): the TypeScript package's npm
+# The typed clients (clients/, tests/tests/it/clients.rs): the TypeScript package's npm
 # dependencies (pinned by its package-lock.json), and the Python generator, the generated
 # client's dependencies and the Standard Webhooks reference library from PyPI, pinned here.
 if command -v npm >/dev/null 2>&1; then

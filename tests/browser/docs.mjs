@@ -1,5 +1,5 @@
 // Drives Debian's Chromium through the front door (/) and the API reference (/api/docs) and
-// prints a JSON report on its last line. Called by tests/tests/front_door.rs.
+// prints a JSON report on its last line. Called by tests/tests/it/front_door.rs.
 //
 //   node docs.mjs scenario.json      scenario: { base_url }
 //

@@ -1,6 +1,6 @@
 // Drives Debian's Chromium through the verification page in several languages at 320 px wide
 // (the narrowest phone layout) and prints a JSON report on its last line. Called by
-// tests/tests/web_ui_languages.rs.
+// tests/tests/it/web_ui_languages.rs.
 //
 //   node locales.mjs scenario.json
 //   scenario: { url, langs: [..], shots: "<dir>" | null, shot_langs: [..] (the ones photographed) }

@@ -1,5 +1,5 @@
 // Drives Debian's Chromium through one web-UI scenario and prints a JSON report on its last
-// line. Called by tests/tests/web_ui.rs, which starts the server, creates the sessions and
+// line. Called by tests/tests/it/web_ui.rs, which starts the server, creates the sessions and
 // asserts on the report and on the server's own answers.
 //
 //   node run.mjs scenario.json

@@ -14,15 +14,12 @@ fn in_ci() -> bool {
 }
 
 /// The browser, held for one whole test: `None` (outside CI only) means Chromium or the driver
-/// is missing, so skip. Holding it for the test, not only while `node` runs, keeps a second
-/// browser test of the same binary (its own server, its own socket streams) from competing for
-/// CI's two cores with the footage a camera is playing: starved, the server analyses that
-/// footage too sparsely to judge and the session ends in `retry`.
+/// is missing, so skip. It is [`crate::exclusive_machine`]: holding it for the test, not only
+/// while `node` runs, keeps another heavy test (its own server, its own socket streams) from
+/// competing for CI's two cores with the footage a camera is playing: starved, the server
+/// analyses that footage too sparsely to judge and the session ends in `retry`.
 pub fn exclusive_browser() -> Option<MutexGuard<'static, ()>> {
-    static ONE_BROWSER_TEST: Mutex<()> = Mutex::new(());
-    let guard = ONE_BROWSER_TEST
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let guard = crate::exclusive_machine();
     browser_available().then_some(guard)
 }
 

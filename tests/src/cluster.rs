@@ -6,14 +6,12 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::MutexGuard;
 
 use crate::repo_root;
 use crate::server::facegate_binary;
 
 /// One topology at a time per test binary: each is three model-loading processes on 2 cores.
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
 /// A running topology; `down` on drop.
 #[derive(Debug)]
 pub struct Cluster {
@@ -30,7 +28,7 @@ pub struct Cluster {
 impl Cluster {
     /// Starts `replicas` replicas behind HAProxy with `extra_env` settings on every replica.
     pub fn up(replicas: usize, extra_env: &[(&str, &str)]) -> Self {
-        let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+        let turn = crate::exclusive_machine();
         let dir = tempfile::Builder::new()
             .prefix("facegate-cluster-")
             .tempdir()

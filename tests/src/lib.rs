@@ -16,6 +16,19 @@ pub mod server;
 
 use std::path::PathBuf;
 
+/// One CPU-heavy test at a time in the black-box executable, held for the whole test: a lit
+/// session's rendering camera, Chromium playing a camera, or a three-replica cluster behind
+/// HAProxy. Each of them on CI's two cores beside another starves both servers, which then
+/// analyse the footage too sparsely to judge (`retry` where the test expects `pass`). Since the
+/// black-box tests became one executable (issue 69) they share this one lock; before, each
+/// kind had its own per binary.
+pub fn exclusive_machine() -> std::sync::MutexGuard<'static, ()> {
+    static ONE_HEAVY_TEST: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    ONE_HEAVY_TEST
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 pub use api::Api;
 pub use database::{Backend, backends};
 pub use server::{

@@ -2,7 +2,7 @@
 //! shared footage (`footage.rs`) at a given rate while collecting the server's messages.
 
 use std::net::TcpStream;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
@@ -18,17 +18,14 @@ use liveness_rig::light_camera::{LightCamera, Scene};
 pub use crate::footage::{labelled_frames, video_frames, with_sensor_noise};
 pub use crate::palette::PaletteFrames;
 
-/// One lit session streamed at a time within a test binary, held for a whole test. A rendering
+/// One lit session streamed at a time ([`crate::exclusive_machine`]), held for a whole test. A rendering
 /// camera draws each frame in the test's own process while the server analyses the stream;
 /// two such tests side by side on CI's two cores starve both servers, which then analyse each
 /// session too sparsely to make any attack finding of the light (`TooFewFrames`, a `retry`)
 /// and line up fewer frames for a live face. The verdicts those tests assert are those of a
 /// server that keeps up.
 pub fn exclusive_lit_sessions() -> MutexGuard<'static, ()> {
-    static ONE_LIT_TEST: Mutex<()> = Mutex::new(());
-    ONE_LIT_TEST
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+    crate::exclusive_machine()
 }
 
 /// What a streamed session saw.

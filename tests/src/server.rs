@@ -215,7 +215,7 @@ fn spawn(data_dir: &std::path::Path, database_url: &str, env: &[(String, String)
         .env("FACEGATE__RATE_LIMIT__PER_SECOND", "10000")
         .env("FACEGATE__RATE_LIMIT__PER_MINUTE", "100000")
         .env("FACEGATE__DATABASE__URL", database_url)
-        // the suites refuse credentials on purpose; tests/token_guessing.rs turns this on
+        // the suites refuse credentials on purpose; tests/it/token_guessing.rs turns this on
         .env("FACEGATE__SECURITY__FAILED_CREDENTIALS_PER_MINUTE", "0")
         .stdout(log())
         .stderr(log());

@@ -14,9 +14,12 @@ use rayon::prelude::*;
 
 use services::Settings;
 
+use crate::eval_liveness::LightSceneArg;
+use crate::progress::progress;
+
 #[derive(Debug, Subcommand)]
 pub enum EvalCommand {
-    /// Verification accuracy on DIR/<identity>/<image>: pair counts, AUC, TAR@FAR, EER.
+    /// Verification accuracy on DIR/{identity}/{image}: pair counts, AUC, TAR@FAR, EER.
     Verify {
         dir: PathBuf,
         /// Also write OUT/report.html (ROC and DET curves, score histograms; offline) and each
@@ -90,17 +93,6 @@ impl CameraArg {
     }
 }
 
-/// `--light-scene` values (`liveness_rig::light_camera::Scene`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum LightSceneArg {
-    LiveFace,
-    ScreenReplay,
-    Print,
-    Injected,
-    TintedStream,
-    OtherSequence,
-}
-
 /// `--mode` values.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 pub enum ModeArg {
@@ -138,18 +130,6 @@ pub fn run(settings: &Settings, command: EvalCommand) -> Result<(), String> {
             crate::eval_liveness::run(engine, mode, (&dir, report.as_deref()), playback, light)
         }
     }
-}
-
-/// A progress bar on standard error for `len` steps; drawn only on a terminal.
-pub fn progress(len: usize, what: &str) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new(len as u64);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} ({eta} left)")
-    {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar.set_message(what.to_owned());
-    bar
 }
 
 fn verify(engine: &FaceEngine, dir: &Path, report_dir: Option<&Path>) -> Result<(), String> {

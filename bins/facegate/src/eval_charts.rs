@@ -4,7 +4,14 @@
 
 use plotters::prelude::*;
 
-use crate::eval_report::ClassRow;
+/// Verdict counts of one class of recordings.
+#[derive(Debug, Clone)]
+pub struct ClassRow {
+    pub class: String,
+    pub pass: usize,
+    pub retry: usize,
+    pub fail: usize,
+}
 
 const WIDTH: u32 = 560;
 const HEIGHT: u32 = 400;

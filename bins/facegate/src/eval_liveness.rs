@@ -25,8 +25,18 @@ use liveness_rig::replay::{
 };
 use rand::SeedableRng;
 
-use crate::eval::LightSceneArg;
 use crate::eval_report::{ClassRow, LivenessRow};
+
+/// `--light-scene` values (`liveness_rig::light_camera::Scene`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LightSceneArg {
+    LiveFace,
+    ScreenReplay,
+    Print,
+    Injected,
+    TintedStream,
+    OtherSequence,
+}
 
 /// The light rendered onto the recordings, if any.
 #[derive(Debug, Clone)]
@@ -122,7 +132,7 @@ pub fn run(
         return Err(format!("{} holds no JPEG frames", dir.display()));
     }
     let mut outcomes = Vec::new();
-    let bar = crate::eval::progress(recordings.len(), "recordings");
+    let bar = crate::progress::progress(recordings.len(), "recordings");
     for (index, (_, folder)) in recordings.iter().enumerate() {
         let recording = Recording::open(folder)
             .map_err(|e| e.to_string())?

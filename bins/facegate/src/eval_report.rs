@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use face_engine::evaluation::VerificationReport;
 
+pub use crate::eval_charts::ClassRow;
 use crate::eval_charts::{
     CurvePoint, det_chart, error_curve, histogram_chart, roc_chart, verdict_chart,
 };
@@ -104,15 +105,6 @@ pub struct LivenessRow {
     pub verdict: String,
     pub confidence: f32,
     pub end_reason: String,
-}
-
-/// Verdict counts of one class of recordings.
-#[derive(Debug, Clone)]
-pub struct ClassRow {
-    pub class: String,
-    pub pass: usize,
-    pub retry: usize,
-    pub fail: usize,
 }
 
 /// Writes `dir/report.html` for a liveness run; returns its path.

@@ -8,6 +8,7 @@ mod eval_charts;
 mod eval_liveness;
 mod eval_report;
 mod keys;
+mod progress;
 mod serve;
 mod tls;
 mod webhook_secrets;

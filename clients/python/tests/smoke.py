@@ -1,6 +1,6 @@
 """The generated client and the webhook verifier against a running Facegate.
 
-Run by tests/tests/clients.rs with PYTHONPATH=clients/python/src and FACEGATE_URL,
+Run by tests/tests/it/clients.rs with PYTHONPATH=clients/python/src and FACEGATE_URL,
 FACEGATE_KEY, FACEGATE_TESTDATA (../shared/testdata) and FACEGATE_WEBHOOK (a JSON file:
 {secret, headers, body} of one webhook Facegate delivered). Every step asserts.
 """

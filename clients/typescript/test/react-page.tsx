@@ -1,4 +1,4 @@
-// The integrator's page of the browser test (tests/tests/clients.rs): a shop on a second
+// The integrator's page of the browser test (tests/tests/it/clients.rs): a shop on a second
 // origin that opens <FacegateVerification> on a click and writes the reported session id into
 // its title, as the SDK's test page does. Bundled with esbuild; never shipped.
 

@@ -1,4 +1,4 @@
-// The built client (dist/) against a running Facegate: run by tests/tests/clients.rs with
+// The built client (dist/) against a running Facegate: run by tests/tests/it/clients.rs with
 //   FACEGATE_URL, FACEGATE_KEY, FACEGATE_TESTDATA (../shared/testdata),
 //   FACEGATE_WEBHOOK (a JSON file: {secret, headers, body} of one delivered webhook).
 // Every step asserts; the process exits non-zero on the first failure.

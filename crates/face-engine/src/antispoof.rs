@@ -42,7 +42,7 @@ pub enum ColourCast {
     /// channel means equal their average (brightness kept), gains held to 0.5–2.
     GreyWorld,
     /// The crop's channel means moved to those of a typical lit live scene instead of grey
-    /// ([`TYPICAL_CHANNEL_RATIOS`]), gains held to 0.5–2.
+    /// (`TYPICAL_CHANNEL_RATIOS`), gains held to 0.5–2.
     TypicalScene,
 }
 

@@ -3,6 +3,45 @@
 //!
 //! The public API carries no tract types. Load once with [`FaceEngine::load`] and share the
 //! engine across threads (it is `Send + Sync`; every call takes `&self`).
+//!
+//! # Detect, compare and make a portrait
+//!
+//! The bundled models are compiled into the library ([`FaceEngine::load_embedded`]); nothing
+//! is downloaded. Two photos of one person score higher than photos of two people: the
+//! similarity is calibrated in 0..1 ([`compare`]), and Facegate's API calls 0.65 and above a
+//! solid match (docs/accuracy.md gives its false-accept rate).
+//!
+//! ```
+//! use facegate_face_engine::{FaceEngine, Image};
+//!
+//! let engine = FaceEngine::load_embedded()?;
+//! # let photos = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+//! #     .join("../../../shared/testdata/identities/celebs");
+//! let read = |name: &str| -> Result<Image, Box<dyn std::error::Error>> {
+//!     Ok(Image::decode(&std::fs::read(photos.join(name))?)?)
+//! };
+//! let first = read("id00/img1.jpg")?;
+//! let second = read("id00/img2.jpg")?;
+//! let stranger = read("id01/img26.jpg")?;
+//!
+//! // the largest face of each photo, its landmarks, and its embedding
+//! let embedding = |image: &Image| -> Result<_, Box<dyn std::error::Error>> {
+//!     let face = engine.primary_face(image)?;
+//!     Ok(engine.embed_face(image, &face)?)
+//! };
+//! let same = engine.compare(&embedding(&first)?, &embedding(&second)?);
+//! let different = engine.compare(&embedding(&first)?, &embedding(&stranger)?);
+//! assert!(same > different, "same person {same:.2}, strangers {different:.2}");
+//!
+//! // the 480×600 ICAO portrait of the first photo, and what it checked
+//! let face = engine.primary_face(&first)?;
+//! let portrait = engine.portrait(&first, &face)?;
+//! assert!(portrait.jpeg.starts_with(&[0xFF, 0xD8]));
+//! for unmet in portrait.quality.failed() {
+//!     println!("not met: {unmet:?}");
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod align;
 mod antispoof;

@@ -70,7 +70,7 @@ impl Mesh {
         (ear([33, 160, 158, 133, 153, 144]) + ear([362, 385, 387, 263, 373, 380])) / 2.0
     }
 
-    /// Head pose estimated from the mesh's depth (see [`Pose`] for the signs).
+    /// Head pose estimated from the mesh's depth (see [`Pose`](crate::Pose) for the signs).
     pub fn pose(&self) -> crate::measures::Pose {
         crate::quality::pose_from_mesh(&self.points)
     }

@@ -82,6 +82,7 @@ impl AppStateBuilder {
             failed_credentials: Arc::new(failed_credentials),
             deliveries: services.deliveries,
             body_deadlines: self.body_deadlines,
+            openapi_json: crate::openapi::served(),
         }
     }
 }

@@ -48,6 +48,8 @@ pub struct AppState {
     pub deliveries: Arc<webhooks::DeliveryCounters>,
     /// How long a request body may take (see [`deadline`]).
     pub body_deadlines: deadline::BodyDeadlines,
+    /// The OpenAPI document as served ([`openapi::served`]).
+    pub openapi_json: &'static str,
 }
 
 /// Runs a blocking use case on actix's blocking pool and maps its error.

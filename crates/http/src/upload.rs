@@ -89,7 +89,7 @@ fn multipart_error(error: MultipartError) -> ApiError {
 /// short ones (openapi-python-client's generated code sends `+++`). actix-multipart 0.7.2
 /// panicked on boundaries under 4 characters (found by `fuzz/fuzz_targets/multipart.rs`), so
 /// they were refused until 0.8, whose parser no longer indexes past a short line;
-/// `tests/tests/hostile_input.rs` replays the inputs that crashed it.
+/// `tests/tests/it/hostile_input.rs` replays the inputs that crashed it.
 pub const MIN_BOUNDARY_LEN: usize = 1;
 /// Longest multipart boundary (RFC 2046).
 pub const MAX_BOUNDARY_LEN: usize = 70;

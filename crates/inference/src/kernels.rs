@@ -1,14 +1,14 @@
 //! Graph rewrites that swap four of tract's slow kernels for our own before the plan is
-//! optimised: depthwise convolutions ([`depthwise::RowwiseDepthwise`]), PReLUs written as
-//! `Max(x, 0) + alpha × Min(x, 0)` ([`prelu::ChannelPrelu`]), last-axis softmaxes
-//! ([`softmax::LastAxisSoftmax`]) and unpadded max pooling ([`maxpool::PlaneMaxPool`]).
+//! optimised: depthwise convolutions (`depthwise::RowwiseDepthwise`), PReLUs written as
+//! `Max(x, 0) + alpha × Min(x, 0)` (`prelu::ChannelPrelu`), last-axis softmaxes
+//! (`softmax::LastAxisSoftmax`) and unpadded max pooling (`maxpool::PlaneMaxPool`).
 //! Everything else stays tract's. (A constant-padding kernel was removed in issue 30: it
 //! gained less than 5% over tract 0.23.9's own on every model.) Before them, weights too small
-//! to change any output are set to zero ([`dead_weights`]): they only cost subnormal
+//! to change any output are set to zero (`dead_weights`): they only cost subnormal
 //! arithmetic in tract's matrix kernels. Each rewrite is measured in `docs/benchmarks.md`
-//! (issues 16 and 42) and checked against tract's own output in `tests/tract_rewrites.rs` of
+//! (issues 16 and 42) and checked against tract's own output in `tests/it/tract_rewrites.rs` of
 //! the face engine; [`RewriteCounts`] says how many ops each rewrite replaced in a model (and
-//! how many weights were dead). [`vector_width`] picks the vector width tract's own kernels
+//! how many weights were dead). `vector_width` picks the vector width tract's own kernels
 //! run at on this CPU.
 
 mod dead_weights;
@@ -34,15 +34,15 @@ pub(crate) use vector_width::prefer_measured_vector_width;
 /// tract's version: a change means a rewrite no longer finds its ops (or finds new ones).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct RewriteCounts {
-    /// Depthwise convolutions → [`depthwise::RowwiseDepthwise`].
+    /// Depthwise convolutions → `depthwise::RowwiseDepthwise`.
     pub depthwise: usize,
-    /// `Max(x, 0) + alpha × Min(x, 0)` subgraphs → [`prelu::ChannelPrelu`].
+    /// `Max(x, 0) + alpha × Min(x, 0)` subgraphs → `prelu::ChannelPrelu`.
     pub prelu: usize,
-    /// Last-axis softmaxes → [`softmax::LastAxisSoftmax`].
+    /// Last-axis softmaxes → `softmax::LastAxisSoftmax`.
     pub softmax: usize,
-    /// Unpadded max poolings → [`maxpool::PlaneMaxPool`].
+    /// Unpadded max poolings → `maxpool::PlaneMaxPool`.
     pub max_pool: usize,
-    /// Weights below [`dead_weights::DEAD_WEIGHT`] in magnitude set to zero (values, not ops).
+    /// Weights below `dead_weights::DEAD_WEIGHT` in magnitude set to zero (values, not ops).
     pub dead_weights: usize,
 }
 
@@ -84,10 +84,10 @@ impl Rewrite {
 }
 
 /// Which kernels a loaded model runs on. Either way tract runs at the vector width
-/// [`prefer_measured_vector_width`] chose for this CPU (a process-wide setting).
+/// `prefer_measured_vector_width` chose for this CPU (a process-wide setting).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kernels {
-    /// Our rewrites ([`rewrite`]) and [`clear_upper_vector_state`] between nodes: the default.
+    /// Our rewrites (`rewrite`) and `clear_upper_vector_state` between nodes: the default.
     Ours,
     /// tract as it ships, for measuring the rewrites against it.
     PlainTract,

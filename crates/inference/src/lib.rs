@@ -3,7 +3,7 @@
 //! tract's slow ops for our own before the plan is optimised, and counts what it swapped
 //! ([`RewriteCounts`]). These rewrites name tract's internal ops and plan evaluation, which
 //! tract does not keep under semver, so this crate pins tract exactly (`Cargo.toml`) and
-//! `tests/rewrite_counts.rs` fails when an upgrade or a renamed op would silently skip one.
+//! `tests/it/rewrite_counts.rs` fails when an upgrade or a renamed op would silently skip one.
 
 pub mod kernels;
 mod runtime;

@@ -128,12 +128,12 @@ impl OnnxModel {
         (self.name.clone(), runs, seconds)
     }
 
-    /// Runs the model once on [`benchmark_input`] (benchmarks only).
+    /// Runs the model once on `benchmark_input` (benchmarks only).
     pub fn run_on_benchmark_input(&self) -> InferenceResult<()> {
         self.run(benchmark_input(self.input_shape)).map(|_| ())
     }
 
-    /// Every output of one run on [`benchmark_input`], flattened.
+    /// Every output of one run on `benchmark_input`, flattened.
     pub fn benchmark_outputs(&self) -> InferenceResult<Vec<Vec<f32>>> {
         let outputs = self.run(benchmark_input(self.input_shape))?;
         Ok(outputs
@@ -142,7 +142,7 @@ impl OnnxModel {
             .collect())
     }
 
-    /// Times every node of the plan over `runs` runs on [`benchmark_input`] (after 5 warm-up
+    /// Times every node of the plan over `runs` runs on `benchmark_input` (after 5 warm-up
     /// runs): the mean milliseconds a run of each node, in plan order.
     pub fn profile(&self, runs: usize) -> InferenceResult<Vec<NodeCost>> {
         let fail = |e: TractError| InferenceError::Run {

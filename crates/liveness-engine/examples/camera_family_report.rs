@@ -1,5 +1,5 @@
-//! Prints the camera-family evaluation (`tests/camera_family`) for docs/accuracy.md: both
-//! halves with every family drawn, then under each family alone (a leave-one-model-out view:
+//! Prints the camera-family evaluation (`tests/accuracy/camera_family.rs`) for
+//! docs/accuracy.md: both halves with every family drawn, then under each family alone (a leave-one-model-out view:
 //! a rule that holds only on the families it was tuned with shows up here), each session
 //! exactly as the tests run it (simulated light and cameras on real footage). Many minutes on
 //! 2 vCPU: `cargo run -p facegate-liveness-engine --release --example camera_family_report`.
@@ -12,13 +12,11 @@
 //! `--truth live|attack` keeps the live people or the attacks: the BPCER at one ratio is
 //! `--truth live --sweep every --ratio 0.05`.
 
-#[path = "../tests/common/mod.rs"]
-mod common;
-#[path = "../tests/camera_family/family.rs"]
-mod family;
+use liveness_rig::eval;
+use liveness_rig::eval::camera_family as family;
 
-use common::eval_set::{Half, Truth};
-use common::in_parallel;
+use eval::in_parallel;
+use eval::set::{Half, Truth};
 use liveness_rig::camera_model::CameraFamily;
 
 /// What the command line narrows the report to.

@@ -1,15 +1,13 @@
 //! Prints the screen-light evaluation at every screen-to-ambient ratio: the calibration half
 //! (where the light check's cut-offs were set) and the held-back half, in passive mode, each
-//! session exactly as `tests/screen_light` runs it (simulated light on real footage). Minutes
-//! on 2 vCPU:
+//! session exactly as `tests/accuracy/screen_light.rs` runs it (simulated light on real
+//! footage). Minutes on 2 vCPU:
 //! `cargo run -p facegate-liveness-engine --release --example screen_light_calibration`.
 
-#[path = "../tests/common/mod.rs"]
-mod common;
-#[path = "../tests/screen_light/sessions.rs"]
-mod sessions;
+use liveness_rig::eval;
+use liveness_rig::eval::screen_light as sessions;
 
-use common::eval_set::Half;
+use eval::set::Half;
 use facegate_liveness_engine::SessionMode;
 
 fn main() {

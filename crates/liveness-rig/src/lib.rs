@@ -5,6 +5,8 @@
 //!   delay, frame rate) the screen-light check must hold under.
 //! - [`light_camera`]: the rendering camera that plays recorded footage and renders the
 //!   screen's light on the scene (live face, print as a sheet, replay, injected streams).
+//! - [`eval`]: the evaluation harness and sweeps of the liveness tests and examples, over
+//!   `../shared/testdata` (frames extracted with ffmpeg).
 //! - [`replay`]: recordings from disk, labelled segments, and the drivers that play them
 //!   through a session (passive, scripted answers to challenges).
 //!
@@ -12,6 +14,7 @@
 
 pub mod camera_model;
 mod error;
+pub mod eval;
 pub mod light_camera;
 pub mod replay;
 

@@ -68,7 +68,7 @@ pub enum ClientMessage {
 /// The `code` of an `error` message on the socket. Each is followed by the socket's close with
 /// [`SocketError::close_code`]; docs/api.md's table of close codes lists every one (a test
 /// holds it to this enum). Its wire name, close code and close reason come from one table,
-/// [`SocketError::spec`].
+/// `SocketError::spec`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SocketError {
     /// A text message: only binary JPEG frames are accepted.

@@ -1,5 +1,5 @@
 //! The webhook outbox's rows: what a completed session queues ([`NewDelivery`], inserted in the
-//! transaction that completes it by [`insert_delivery`]) and the row itself. Sessions write
+//! transaction that completes it by `insert_delivery`) and the row itself. Sessions write
 //! them, the webhook repository claims and records them; both depend on this module and not on
 //! each other.
 

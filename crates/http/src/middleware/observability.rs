@@ -1,6 +1,6 @@
 //! Request ids, one structured log line per request, and Prometheus metrics: requests by route
 //! and status, latency histograms by route, and inference time by model (the operators'
-//! session and webhook families come from [`crate::ops_metrics`]). Logs carry the method,
+//! session and webhook families come from `crate::ops_metrics`). Logs carry the method,
 //! the route pattern and the status, never bodies, query strings, tokens or keys.
 
 use std::collections::BTreeMap;

@@ -1,12 +1,11 @@
 //! The OpenAPI 3.1 document served at `GET /api/openapi.json`. It is assembled from the
 //! `#[utoipa::path]` annotations on the handlers that the route table names (`routes::table`,
 //! which also routes them, so no path is written twice) and the `ToSchema` derives on the
-//! bodies, so it changes with the code; `tests/openapi_routes.rs` checks the operations the
+//! bodies, so it changes with the code; `tests/it/openapi_routes.rs` checks the operations the
 //! contract names against it. The request bodies and shared answers the
 //! handlers name are in [`bodies`] (which names no handler); the constraints the validators
 //! enforce are written in by `constraints`.
 
-use actix_web::HttpResponse;
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
@@ -70,7 +69,7 @@ pub struct ApiDoc;
 
 /// The document as served: the description and shared schemas here, the operations of the
 /// route table (`routes::table`, the handlers' annotations), and the validators' constraints
-/// written in ([`constraints`]).
+/// written in (`constraints`).
 pub fn document() -> serde_json::Value {
     let mut api = ApiDoc::openapi();
     api.merge(crate::routes::table::DocumentedOperations::openapi());
@@ -81,17 +80,10 @@ pub fn document() -> serde_json::Value {
     doc
 }
 
-#[utoipa::path(
-    get,
-    path = "/api/openapi.json",
-    tag = "operations",
-    responses((status = 200, description = "This document", content_type = "application/json")),
-)]
-pub async fn openapi_json() -> HttpResponse {
-    // built and serialised once: the document never changes while the process runs
+/// [`document`] serialised, built once per process (it never changes while the process runs);
+/// the factory hands it to `GET /api/openapi.json` through the state, so the route table does
+/// not import this module, which imports it.
+pub fn served() -> &'static str {
     static SERVED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    let json = SERVED.get_or_init(|| document().to_string());
-    HttpResponse::Ok()
-        .content_type("application/json")
-        .body(json.as_str())
+    SERVED.get_or_init(|| document().to_string())
 }

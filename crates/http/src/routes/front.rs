@@ -54,3 +54,15 @@ pub async fn api_docs(state: web::Data<AppState>) -> HttpResponse {
         &[("version", VERSION)],
     )
 }
+
+#[utoipa::path(
+    get,
+    path = "/api/openapi.json",
+    tag = "operations",
+    responses((status = 200, description = "This document", content_type = "application/json")),
+)]
+pub async fn openapi_json(state: web::Data<AppState>) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(state.openapi_json)
+}

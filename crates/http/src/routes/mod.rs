@@ -77,7 +77,7 @@ fn json_config(limit: usize) -> web::JsonConfig {
         })
 }
 
-/// Registers every route of the service ([`table::every_route`]) on an actix `ServiceConfig`,
+/// Registers every route of the service (`table::every_route`) on an actix `ServiceConfig`,
 /// one resource per path in the table's order, each with the methods the table gives it.
 pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg: &mut web::ServiceConfig| {

@@ -10,7 +10,7 @@ use actix_web::{Route, web};
 use utoipa::openapi::path::HttpMethod;
 
 use super::{collections, faces, front, health, search, session_records, sessions, ui, ws};
-use crate::{MAX_SESSION_JSON_BYTES, observability, openapi};
+use crate::{MAX_SESSION_JSON_BYTES, observability};
 
 /// One route: where, how, what answers, and the JSON body limit when it is not the default.
 pub struct RouteEntry {
@@ -91,7 +91,7 @@ operations! {
     health::healthz,
     health::readyz,
     observability::metrics,
-    openapi::openapi_json,
+    front::openapi_json,
     faces::compare_v1,
     // a reference image travels in the JSON body
     sessions::create_managed with json_limit MAX_SESSION_JSON_BYTES,

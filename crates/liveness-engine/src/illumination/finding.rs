@@ -1,15 +1,8 @@
 //! What the light check concludes: the finding (and its reason code and weight as evidence)
 //! and the measured answer behind it.
 
-use super::reading::{GLARE_MARK, MIN_RELIEF};
+use super::cutoffs::{GLARE_MARK, MIN_RELIEF, NEAR_SURROUND};
 use crate::evidence::Evidence;
-
-/// Surround gain over face gain from which the room answered too much like the face for the
-/// light to stand in for the motion layer's depth: a near face before a far room. Live faces
-/// of both halves under every camera family, and of the calibration half under webcams alone:
-/// 0.11 at most (60 sessions); a loose-crop print held as a bent sheet 0.43–0.46;
-/// [`FLAT_SURROUND`](super::reading::FLAT_SURROUND) (0.5) is an attack on its own.
-pub const NEAR_SURROUND: f32 = 0.3;
 
 /// What the light check found, for the verdict's reasons and the guidance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -160,7 +153,7 @@ impl LightReading {
     }
 
     /// Whether the face answered the light on its own, the room in the frame's border far
-    /// weaker ([`NEAR_SURROUND`]), as a near face before a far room does; also when no room
+    /// weaker (`NEAR_SURROUND`), as a near face before a far room does; also when no room
     /// was in view to compare. A sheet of paper filling the border answers with the face.
     pub fn answered_alone(&self) -> bool {
         self.surround_ratio.is_nan() || self.surround_ratio < NEAR_SURROUND

@@ -40,7 +40,7 @@ pub struct LightSample {
     /// The darker and the brighter half of the face's pixels.
     pub darker: [f32; 3],
     pub brighter: [f32; 3],
-    /// The margin ring right around the face, above its chin ([`MARGIN`]): the room (and
+    /// The margin ring right around the face, above its chin (`MARGIN`): the room (and
     /// some hair) behind a live head, the paper around a printed face.
     pub margin: [f32; 3],
     /// Pixels read in the margin.

@@ -4,7 +4,7 @@
 //! sequence the face never answered also correlates now and then: another session's recording
 //! passed once in 13 in issue 39's measurement.
 //!
-//! So a match must beat chance on the same face: [`null_correlation`] runs the same search
+//! So a match must beat chance on the same face: `null_correlation` runs the same search
 //! with [`NULL_SEQUENCES`] random sequences of the same palette and length, each with its own
 //! step as another session's would have, and fits an extreme-value (Gumbel) law to their best
 //! correlations (after Fisher's z, which makes a correlation's spread nearly even). The
@@ -20,7 +20,7 @@
 //! shades the face against the room, which shakes the brightness far more than the chroma. So
 //! each channel is weighted by the inverse of its own noise, measured where the screen's light
 //! is constant: half the squared change between consecutive frames of the same step
-//! ([`channel_weights`]). That is the matched filter for noise that differs by channel; with
+//! (`channel_weights`). That is the matched filter for noise that differs by channel; with
 //! equal noise it is the plain correlation. The weights depend on the face and the start, not
 //! on the colours, so random sequences are searched with the same weights and the chance bar
 //! stays the bar of the statistic used (issue 39: at a screen-to-ambient ratio of 0.05 it took

@@ -7,7 +7,7 @@
 //! and held in doubt (at most [`DOUBT_SCORE`]) when a quarter of the frames look like a print
 //! or screen (25th percentile below [`DOUBT_P25`]): a replay shows its screen in some frames
 //! only, a live face almost never dips that low.
-//! Attack: the median is below [`ATTACK_MEDIAN`] over at least [`MIN_FRAMES`] frames.
+//! Attack: the median is below [`ATTACK_MEDIAN`] over at least `MIN_FRAMES` frames.
 //! No evidence: the face is too dark for the model (median brightness below [`DARK_FACE`]).
 //! The model was trained on lit faces; in the dark it calls live faces prints, so a dark
 //! session is told to find light, not failed. No evidence either when the face fills the

@@ -136,7 +136,7 @@ impl LivenessSession {
     }
 
     /// The session time from which the anti-spoof model may judge frames: the end of the
-    /// sequence's window and of the camera's settling after it ([`CAMERA_SETTLE_MS`]); `None`
+    /// sequence's window and of the camera's settling after it (`CAMERA_SETTLE_MS`); `None`
     /// when the session shows no sequence (the model judges every frame).
     pub fn model_window_start_ms(&self) -> Option<u64> {
         match &self.light {

@@ -1,0 +1,263 @@
+//! The sessions of the camera-family evaluation: the scenes each class puts in front of the
+//! screen, the job list of a half, one session through a camera drawn from the family, the
+//! printout, and what every run is held to (no live `fail`, no attack `pass`). Shared by the
+//! tests and `examples/camera_family_report.rs`, each of which uses part of it.
+
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+
+use crate::camera_model::CameraFamily;
+use crate::light_camera::Scene;
+use domain::Verdict;
+use liveness_engine::{Illumination, LightReading, SessionMode, VerdictReport};
+use rand::{Rng, SeedableRng};
+
+use super::attacks::attack_cases;
+use super::frames::case_rng;
+use super::lit;
+use super::set::{Case, Half, Split, Truth, face_swap_cases, live_cases};
+
+/// Screen-to-ambient ratios a session draws from.
+pub const RATIOS: [f32; 5] = [0.05, 0.1, 0.2, 0.3, 0.5];
+
+/// One session through a camera of the family.
+#[derive(Debug)]
+pub struct FamilyRun {
+    pub label: String,
+    pub name: String,
+    pub family: CameraFamily,
+    pub ratio: f32,
+    pub truth: Truth,
+    pub report: VerdictReport,
+    pub light: Option<LightReading>,
+}
+
+/// The scene of a job, from the session's seed.
+pub type SceneOf = fn(u64) -> Scene;
+
+/// What stands before the camera in a job: live footage, or an attack scene.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub case: Case,
+    pub label: String,
+    pub scene: SceneOf,
+}
+
+pub fn live_scene(_: u64) -> Scene {
+    Scene::LiveFace
+}
+
+pub fn print_scene(_: u64) -> Scene {
+    Scene::Print
+}
+
+pub fn replay_scene(_: u64) -> Scene {
+    Scene::ScreenReplay
+}
+
+pub fn tinted_scene(_: u64) -> Scene {
+    Scene::TintedStream
+}
+
+pub fn injected_scene(_: u64) -> Scene {
+    Scene::Injected
+}
+
+pub fn other_sequence_scene(seed: u64) -> Scene {
+    Scene::OtherSequence(Illumination::draw(&mut rand::rngs::StdRng::seed_from_u64(
+        seed ^ 0x5eed,
+    )))
+}
+
+/// One session of `job` through a camera drawn from `families`, at a ratio drawn from
+/// [`RATIOS`], all from one seed.
+pub fn run(job: &Job, families: &[CameraFamily], salt: &str) -> FamilyRun {
+    run_at_ratio(job, families, salt, None)
+}
+
+/// [`run`], at `ratio` when one is given: the camera and the session are the seed's draws,
+/// only the screen-to-ambient ratio is set (the report's view at each ratio alone).
+pub fn run_at_ratio(
+    job: &Job,
+    families: &[CameraFamily],
+    salt: &str,
+    ratio: Option<f32>,
+) -> FamilyRun {
+    let seed: u64 = case_rng(&format!("{salt} {} {}", job.label, job.case.name)).random();
+    let ratio = ratio.unwrap_or(RATIOS[(seed % RATIOS.len() as u64) as usize]);
+    let mut session = lit::seeded_session(SessionMode::Passive, seed);
+    let mut camera = lit::family_camera_for(&session, (job.scene)(seed), ratio, families, seed);
+    for (i, frame) in job.case.frames().into_iter().enumerate() {
+        let t = (i as f64 * 1000.0 / f64::from(job.case.fps)).round() as u64;
+        if !camera.due(t) {
+            continue;
+        }
+        session.push_frame(&camera.capture_stamped(&frame, t), t);
+        if session.verdict().is_some() {
+            break;
+        }
+    }
+    FamilyRun {
+        label: job.label.clone(),
+        name: job.case.name.clone(),
+        family: camera.model().family,
+        ratio,
+        truth: job.case.truth,
+        report: session.conclude(),
+        light: session.light_reading(),
+    }
+}
+
+/// The live people of `half` (clear, near-still, hand-held footage and the face-swap pairs'
+/// real halves) and its attacks: prints as sheets on its printed-photo cases, and a replay, a
+/// tinted stream, an unanswering stream and another session's sequence on its live clips,
+/// and its face swaps, unlit.
+pub fn jobs(half: Half) -> Vec<Job> {
+    let split = Split::standard();
+    let live = live_cases(&split, half);
+    let mut jobs: Vec<Job> = live
+        .iter()
+        .filter(|c| {
+            ["live", "live near-still", "live hand-held camera"].contains(&c.class)
+                && !(c.class == "live" && c.name.ends_with("@middle"))
+        })
+        .map(|c| Job {
+            case: c.clone(),
+            label: c.class.to_string(),
+            scene: live_scene,
+        })
+        .collect();
+    for case in face_swap_cases(&split, half) {
+        let scene = match case.truth {
+            Truth::Live => live_scene,
+            Truth::Attack => injected_scene,
+        };
+        jobs.push(Job {
+            label: case.class.to_string(),
+            case,
+            scene,
+        });
+    }
+    let attack_scenes: [(&str, SceneOf); 4] = [
+        ("replay on a screen", replay_scene),
+        ("injected, tinted in sync", tinted_scene),
+        ("injected, no answer", injected_scene),
+        ("another session's sequence", other_sequence_scene),
+    ];
+    for case in live
+        .iter()
+        .filter(|c| c.class == "live" && c.name.ends_with("@start"))
+    {
+        for (label, scene) in attack_scenes {
+            let mut attack = case.clone();
+            attack.truth = Truth::Attack;
+            jobs.push(Job {
+                case: attack,
+                label: label.to_string(),
+                scene,
+            });
+        }
+    }
+    for case in attack_cases(&split, half, false)
+        .into_iter()
+        .filter(|c| ["print simulation", "cut-out in a live room", "loose crop"].contains(&c.class))
+    {
+        jobs.push(Job {
+            label: format!("print as a sheet ({})", case.class),
+            case,
+            scene: print_scene,
+        });
+    }
+    jobs
+}
+
+/// A run's class, clip, camera family and ratio, as every printed line starts.
+fn heading(r: &FamilyRun) -> String {
+    format!(
+        "{} | {} | {} @ {}",
+        r.label,
+        r.name,
+        r.family.name(),
+        r.ratio
+    )
+}
+
+pub fn print_runs(title: &str, runs: &[FamilyRun]) {
+    println!("== {title}");
+    let mut rows: BTreeMap<(String, &str), [usize; 3]> = BTreeMap::new();
+    for r in runs {
+        println!(
+            "{} | {:?} {:.3} {:?} | {}",
+            heading(r),
+            r.report.verdict,
+            r.report.confidence,
+            r.report
+                .reasons
+                .iter()
+                .map(|c| c.code())
+                .collect::<Vec<_>>(),
+            r.light.map(|l| l.describe()).unwrap_or_default()
+        );
+        let row = rows.entry((r.label.clone(), r.family.name())).or_default();
+        row[match r.report.verdict {
+            Verdict::Pass => 0,
+            Verdict::Retry => 1,
+            Verdict::Fail => 2,
+        }] += 1;
+    }
+    println!("| class | camera family | pass | retry | fail |\n|---|---|---|---|---|");
+    for ((label, family), [pass, retry, fail]) in rows {
+        println!("| {label} | {family} | {pass} | {retry} | {fail} |");
+    }
+    let live: Vec<&FamilyRun> = runs.iter().filter(|r| r.truth == Truth::Live).collect();
+    let not_passed = live
+        .iter()
+        .filter(|r| r.report.verdict != Verdict::Pass)
+        .count();
+    let attacks: Vec<&FamilyRun> = runs.iter().filter(|r| r.truth == Truth::Attack).collect();
+    let passed = attacks
+        .iter()
+        .filter(|r| r.report.verdict == Verdict::Pass)
+        .count();
+    println!(
+        "BPCER {not_passed}/{} ({:.3}), APCER {passed}/{}",
+        live.len(),
+        not_passed as f32 / live.len().max(1) as f32,
+        attacks.len()
+    );
+}
+
+pub fn assert_no_live_fail_and_no_attack_pass(runs: &[FamilyRun]) {
+    let failed: Vec<String> = runs
+        .iter()
+        .filter(|r| r.truth == Truth::Live && r.report.verdict == Verdict::Fail)
+        .map(|r| format!("{} {} ({} @ {})", r.label, r.name, r.family.name(), r.ratio))
+        .collect();
+    assert!(failed.is_empty(), "live people failed: {failed:?}");
+    let passed: Vec<String> = runs
+        .iter()
+        .filter(|r| r.truth == Truth::Attack && r.report.verdict == Verdict::Pass)
+        .map(|r| format!("{} {} ({} @ {})", r.label, r.name, r.family.name(), r.ratio))
+        .collect();
+    assert!(passed.is_empty(), "attacks passed: {passed:?}");
+}
+
+/// Every layer's finding of each run, for looking into a few sessions.
+pub fn print_layers(runs: &[FamilyRun]) {
+    for r in runs {
+        println!("-- {}: {:?}", heading(r), r.report.verdict);
+        for l in &r.report.layers {
+            println!(
+                "   {:?} {:.3} {:?} {:?}{}{} | {}",
+                l.layer,
+                l.score,
+                l.evidence,
+                l.cause.map(|c| c.code()),
+                if l.disputable { " disputable" } else { "" },
+                if l.vouches_live { " vouches live" } else { "" },
+                l.reason
+            );
+        }
+    }
+}
