@@ -90,7 +90,8 @@ mod tests {
         let url = dir.path().join("app.db").to_string_lossy().into_owned();
         let store =
             storage::Store::open(&url, storage::ServerSecret::new(b"app".to_vec())).expect("store");
-        let search = Arc::new(storage::search::FaceSearch::new(store));
+        let index = Arc::new(storage::memory_index::MemoryVectorIndex::new(store.clone()));
+        let search = Arc::new(storage::search::FaceSearch::new(store, index));
         FaceServices::new(engine, search, Arc::new(InferenceGate::new(2)), limits)
     }
 

@@ -1,5 +1,8 @@
-//! The vector-search contract behind collections: exact or approximate nearest neighbours by
-//! cosine over L2-normalised embeddings.
+//! The vector-search seam behind collections: nearest neighbours by cosine over L2-normalised
+//! embeddings. The store keeps every face and bumps its collection's version on each write; an
+//! index is told of each write with that version, and searches. Storage has two: an exact index
+//! in the process's memory, kept current from the store, and pgvector's HNSW index in
+//! PostgreSQL. The composition root (`Services::open`) chooses one.
 
 use uuid::Uuid;
 
@@ -10,15 +13,27 @@ pub struct SearchHit {
     pub cosine: f32,
 }
 
-/// Nearest-neighbour search over the faces of each collection. Implementations must make an
-/// upsert or removal visible to every later search at once.
-pub trait VectorIndex: Send + Sync {
-    /// Adds or replaces a face's vector.
-    fn upsert(&self, collection_id: Uuid, face_id: Uuid, vector: &[f32]);
-    /// Removes a face; unknown faces are ignored.
-    fn remove(&self, collection_id: Uuid, face_id: Uuid);
-    /// Drops a whole collection.
-    fn remove_collection(&self, collection_id: Uuid);
+/// Where a collection's faces are searched. An implementation makes a write it was told of, or
+/// one that another process made to the same store, visible to every later search at once.
+pub trait VectorIndex: Send + Sync + std::fmt::Debug {
+    /// What a search or the start-up load fails with (the store's error).
+    type Error;
+
+    /// The backend's name, for logs: `memory` or `pgvector`.
+    fn name(&self) -> &'static str;
+
+    /// Makes the index ready at start-up; returns how many faces it loaded into memory.
+    fn prepare(&self) -> Result<usize, Self::Error>;
+
+    /// A face was stored; its collection's version after the write is `version`.
+    fn face_stored(&self, collection_id: Uuid, version: i64, face_id: Uuid, vector: &[f32]);
+
+    /// A face was deleted; its collection's version after the write is `version`.
+    fn face_deleted(&self, collection_id: Uuid, version: i64, face_id: Uuid);
+
+    /// A collection and its faces were deleted.
+    fn collection_deleted(&self, collection_id: Uuid);
+
     /// The `k` most similar faces with cosine at least `min_cosine`, best first.
     fn search(
         &self,
@@ -26,7 +41,5 @@ pub trait VectorIndex: Send + Sync {
         query: &[f32],
         k: usize,
         min_cosine: f32,
-    ) -> Vec<SearchHit>;
-    /// Number of faces held for a collection.
-    fn len(&self, collection_id: Uuid) -> usize;
+    ) -> Result<Vec<SearchHit>, Self::Error>;
 }

@@ -184,6 +184,7 @@ impl From<StorageError> for ApiError {
                 tracing::error!(error = %message, "storage failure");
                 Self::internal("storage failure")
             }
+            StorageError::SessionFinished { .. } => Self::new(Code::InvalidState, message),
             StorageError::Domain(domain) => domain.into(),
         }
     }

@@ -8,7 +8,9 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use storage::Store;
-use storage::search::FaceSearch;
+use storage::memory_index::MemoryVectorIndex;
+use storage::pgvector::PgvectorIndex;
+use storage::search::{FaceSearch, SharedVectorIndex};
 
 use crate::database::open_store;
 use crate::error::ServicesError;
@@ -40,9 +42,16 @@ impl Services {
         if !store.server_secret_matches()? {
             return Err(ServicesError::SecretMismatch);
         }
-        let search = Arc::new(FaceSearch::new(store.clone()));
-        let faces = search.rebuild_all()?;
-        tracing::info!(backend = ?store.backend(), applied, faces, "database ready");
+        // the vector index: pgvector's HNSW index where the database has the extension,
+        // otherwise the exact index in this process's memory
+        let index: SharedVectorIndex = if store.pgvector_enabled() {
+            Arc::new(PgvectorIndex::new(store.clone()))
+        } else {
+            Arc::new(MemoryVectorIndex::new(store.clone()))
+        };
+        let search = Arc::new(FaceSearch::new(store.clone(), index));
+        let faces = search.prepare()?;
+        tracing::info!(backend = ?store.backend(), applied, index = search.index_name(), faces, "database ready");
         let engine = Arc::new(settings.models.load_engine()?);
         tracing::info!(embedder = engine.embedder_id(), "models loaded");
         let guard = webhooks::AddressGuard::new(settings.webhook_allowed_networks()?);

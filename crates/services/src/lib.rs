@@ -18,4 +18,6 @@ pub use error::ServicesError;
 pub use settings::{Settings, SettingsError};
 
 #[cfg(test)]
+mod architecture_tests;
+#[cfg(test)]
 mod defaults_tests;

@@ -19,6 +19,7 @@ pub mod live;
 pub mod messages;
 pub mod outcome;
 pub mod page;
+mod pool;
 pub mod read;
 pub mod records;
 pub mod stats;

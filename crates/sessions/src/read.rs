@@ -126,21 +126,25 @@ impl SessionService {
     /// The session if `credential` may read it; `NotFound` otherwise (unknown, expired, wrong
     /// token or another tenant's: one answer).
     pub fn authorize(&self, id: Uuid, credential: Credential<'_>) -> SessionResult<Session> {
-        let found = match credential {
-            Credential::Token(token) if token.is_empty() || token.len() > MAX_TOKEN_LEN => {
-                return Err(SessionError::NotFound);
+        let not_found = |error: storage::StorageError| match error {
+            storage::StorageError::NotFound { .. } => SessionError::NotFound,
+            other => other.into(),
+        };
+        let allowed = match credential {
+            Credential::Token(token) if token.is_empty() || token.len() > MAX_TOKEN_LEN => None,
+            Credential::Token(token) => {
+                let (session, digest) =
+                    self.store.session_and_token_digest(id).map_err(not_found)?;
+                self.store.token_matches(token, &digest).then_some(session)
             }
-            Credential::Token(token) => self.store.session_with_token(id, token),
-            Credential::Tenant(tenant) => self.store.session_of_tenant(tenant, id),
+            Credential::Tenant(tenant) => {
+                let session = self.store.session(id).map_err(not_found)?;
+                (session.tenant_id == tenant).then_some(session)
+            }
         };
-        let session = match found {
-            Err(storage::StorageError::NotFound { .. }) => return Err(SessionError::NotFound),
-            other => other?,
-        };
-        if session.is_expired_at(storage::now_millis()) {
-            return Err(SessionError::NotFound);
-        }
-        Ok(session)
+        allowed
+            .filter(|session| !session.is_expired_at(storage::now_millis()))
+            .ok_or(SessionError::NotFound)
     }
 
     pub fn result(&self, id: Uuid, credential: Credential<'_>) -> SessionResult<SessionResultView> {

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use domain::Verdict;
 
 use crate::SessionService;
-pub use crate::hub::QueueStats;
+pub use crate::pool::QueueStats;
 
 /// Counters kept by the live sessions of one process.
 #[derive(Debug, Default)]
@@ -71,7 +71,7 @@ impl SessionService {
     pub fn wait_for_records(&self, limit: std::time::Duration) -> usize {
         let deadline = std::time::Instant::now() + limit;
         loop {
-            let pending = self.live.recording.lock().len();
+            let pending = self.live.streams.recording();
             if pending == 0 || std::time::Instant::now() >= deadline {
                 return pending;
             }
@@ -92,7 +92,7 @@ impl SessionService {
                 ("fail", load(&counters.failed)),
                 ("retry", load(&counters.retried)),
             ],
-            records_pending: self.live.recording.lock().len(),
+            records_pending: self.live.streams.recording(),
             records_not_stored: load(&counters.records_not_stored),
             analysis_queue: self.live.pool.stats(),
         }

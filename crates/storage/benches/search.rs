@@ -6,8 +6,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use domain::VectorIndex;
-use facegate_storage::vector::{MemoryVectorIndex, pseudo_random_unit_vector};
+use facegate_storage::vector::{CollectionMatrices, pseudo_random_unit_vector};
 use uuid::Uuid;
 
 const DIM: usize = 512;
@@ -29,7 +28,7 @@ fn search(c: &mut Criterion) {
         let faces: Vec<(Uuid, Vec<f32>)> =
             vectors.into_iter().map(|v| (Uuid::new_v4(), v)).collect();
         let collection = Uuid::new_v4();
-        let index = MemoryVectorIndex::new();
+        let index = CollectionMatrices::new();
         let started = Instant::now();
         for (id, v) in &faces {
             index.upsert(collection, *id, v);
@@ -42,7 +41,7 @@ fn search(c: &mut Criterion) {
             "n={n}: index {:.0} faces/s one by one, rebuild from rows {:.2} s, memory {} bytes/face",
             n as f64 / insert.as_secs_f64(),
             rebuild.as_secs_f64(),
-            MemoryVectorIndex::bytes_per_face(DIM)
+            CollectionMatrices::bytes_per_face(DIM)
         );
         let mut q = 0;
         c.bench_function(&format!("search_top10_{n}"), |b| {

@@ -4,6 +4,7 @@
 use std::time::Instant;
 
 use domain::ExternalId;
+use facegate_storage::memory_index::MemoryVectorIndex;
 use facegate_storage::search::FaceSearch;
 use facegate_storage::{ServerSecret, Store};
 
@@ -13,8 +14,11 @@ fn main() {
     let tenant = store.tenant_by_name(&args[2]).expect("tenant").id;
     let collection = ExternalId::parse("external_id", &args[3]).expect("id");
     let face_id = uuid::Uuid::parse_str(&args[4]).expect("uuid");
-    let search = FaceSearch::new(store.clone());
-    search.rebuild_all().expect("rebuild");
+    let search = FaceSearch::new(
+        store.clone(),
+        std::sync::Arc::new(MemoryVectorIndex::new(store.clone())),
+    );
+    search.prepare().expect("load the index");
     for _ in 0..3 {
         let t = Instant::now();
         let face = store.face(tenant, &collection, face_id).expect("face");

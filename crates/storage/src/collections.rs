@@ -219,7 +219,7 @@ impl Store {
             |c| -> Result<_, diesel::result::Error> {
                 diesel::insert_into(faces::table).values(&row).execute(c)?;
                 if self.pgvector_enabled() {
-                    crate::pgvector::set_vector(c, &row.id, embedding)?;
+                    crate::dialect::store_search_vector(c, &row.id, embedding)?;
                 }
                 bump_version(c, &collection.id)
             },
@@ -358,17 +358,6 @@ impl Store {
                 .collect::<StorageResult<Vec<_>>>()?;
             Ok((version, vectors))
         })
-    }
-
-    /// Approximate top-k through pgvector's HNSW index (PostgreSQL with the extension).
-    pub fn search_pgvector(
-        &self,
-        collection_id: Uuid,
-        query: &[f32],
-        k: usize,
-        min_cosine: f32,
-    ) -> StorageResult<Vec<domain::SearchHit>> {
-        crate::pgvector::search(&mut *self.conn()?, collection_id, query, k, min_cosine)
     }
 
     /// The current version of a collection (changes on every face write).

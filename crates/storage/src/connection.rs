@@ -1,19 +1,17 @@
 //! One r2d2 pool over SQLite or PostgreSQL (`#[derive(MultiConnection)]`), SQLite tuned for
-//! concurrent writers (WAL, busy timeout, foreign keys), and the embedded per-backend migrations.
+//! concurrent writers, write transactions, and the embedded per-backend migrations (the SQL of
+//! each backend lives in `dialect/`).
 
 use std::time::Duration;
 
-use diesel::connection::{AnsiTransactionManager, SimpleConnection, TransactionManager};
+use diesel::Connection;
+use diesel::connection::TransactionManager;
 use diesel::pg::PgConnection;
 use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool, PooledConnection};
 use diesel::sqlite::SqliteConnection;
-use diesel::{Connection, RunQueryDsl};
-use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 
+use crate::dialect;
 use crate::error::{StorageError, StorageResult};
-
-const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
-const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
 
 /// A connection to either backend.
 #[allow(missing_debug_implementations)] // the backends' connections are not Debug
@@ -43,21 +41,14 @@ impl Backend {
     }
 }
 
-/// Per-connection SQLite settings: WAL so readers never block the writer, a busy timeout so
-/// concurrent writers wait instead of failing with "database is locked", and foreign keys.
+/// Per-connection SQLite settings (`dialect::sqlite::configure_connection`).
 #[derive(Debug)]
 struct SqlitePragmas;
 
 impl CustomizeConnection<AnyConnection, diesel::r2d2::Error> for SqlitePragmas {
     fn on_acquire(&self, conn: &mut AnyConnection) -> Result<(), diesel::r2d2::Error> {
         if let AnyConnection::Sqlite(c) = conn {
-            c.batch_execute(
-                // busy_timeout first: switching to WAL needs a lock that another new
-                // connection may hold for a moment
-                "PRAGMA busy_timeout = 15000; PRAGMA journal_mode = WAL; \
-                 PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
-            )
-            .map_err(diesel::r2d2::Error::QueryError)?;
+            dialect::sqlite::configure_connection(c).map_err(diesel::r2d2::Error::QueryError)?;
         }
         Ok(())
     }
@@ -80,7 +71,7 @@ where
     let AnyConnection::Sqlite(sqlite) = conn else {
         return conn.transaction(body);
     };
-    AnsiTransactionManager::begin_transaction_sql(sqlite, "BEGIN IMMEDIATE")?;
+    dialect::sqlite::begin_write(sqlite)?;
     match body(conn) {
         Ok(value) => {
             AnyConnection::commit_transaction(conn)?;
@@ -119,40 +110,14 @@ pub fn open_pool(url: &str, max_size: u32) -> StorageResult<DbPool> {
         .map_err(|e| StorageError::Unavailable(e.to_string()))
 }
 
-/// The PostgreSQL advisory lock that serialises migrations of replicas starting together.
-const MIGRATION_LOCK: i64 = 0x6661_6365_6761_7465; // "facegate"
-
 /// Applies every pending migration of the connection's backend; returns how many ran. On
-/// PostgreSQL the run holds a session advisory lock, so replicas starting at once migrate one
-/// after another: the second finds nothing pending instead of racing the first.
+/// PostgreSQL the run holds an advisory lock, so replicas starting at once migrate one after
+/// another.
 pub fn run_migrations(conn: &mut AnyConnection) -> StorageResult<usize> {
-    let applied = match conn {
-        AnyConnection::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS).map(|v| v.len()),
-        AnyConnection::Postgresql(c) => {
-            diesel::sql_query("SELECT pg_advisory_lock($1)")
-                .bind::<diesel::sql_types::BigInt, _>(MIGRATION_LOCK)
-                .execute(c)
-                .map_err(|e| StorageError::Migration(format!("migration lock: {e}")))?;
-            let applied = c
-                .run_pending_migrations(POSTGRES_MIGRATIONS)
-                .map(|v| v.len());
-            let unlocked = diesel::sql_query("SELECT pg_advisory_unlock($1)")
-                .bind::<diesel::sql_types::BigInt, _>(MIGRATION_LOCK)
-                .execute(c);
-            if let Err(e) = unlocked {
-                tracing::warn!(error = %e, "releasing the migration lock failed");
-            }
-            applied
-        }
-    };
-    applied.map_err(|e| StorageError::Migration(e.to_string()))
+    dialect::run_migrations(conn).map_err(StorageError::Migration)
 }
 
 /// Reverts every applied migration (used by tests and `facegate migrate --down`).
 pub fn revert_all_migrations(conn: &mut AnyConnection) -> StorageResult<()> {
-    let reverted = match conn {
-        AnyConnection::Sqlite(c) => c.revert_all_migrations(SQLITE_MIGRATIONS).map(|_| ()),
-        AnyConnection::Postgresql(c) => c.revert_all_migrations(POSTGRES_MIGRATIONS).map(|_| ()),
-    };
-    reverted.map_err(|e| StorageError::Migration(e.to_string()))
+    dialect::revert_all_migrations(conn).map_err(StorageError::Migration)
 }

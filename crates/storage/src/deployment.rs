@@ -4,10 +4,9 @@
 //! secret's check value (a replica started with another secret refuses to start).
 
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Text};
 
 use crate::schema::{deployment_facts, request_counters};
-use crate::{AnyConnection, Entity, StorageError, StorageResult, Store, now_millis};
+use crate::{Entity, StorageError, StorageResult, Store, now_millis};
 
 /// The fact under which the server secret's check value is kept.
 const SECRET_CHECK: &str = "server_secret_check";
@@ -30,12 +29,6 @@ impl CounterWindow {
     }
 }
 
-#[derive(QueryableByName)]
-struct Hits {
-    #[diesel(sql_type = BigInt)]
-    hits: i64,
-}
-
 fn window_start(now: i64, window_ms: i64) -> i64 {
     now - now.rem_euclid(window_ms.max(1))
 }
@@ -47,28 +40,8 @@ impl Store {
         let start = window_start(now, window_ms);
         let resets_at = start + window_ms;
         let mut conn = self.conn()?;
-        let hits = match &mut *conn {
-            AnyConnection::Postgresql(pg) => diesel::sql_query(
-                "INSERT INTO request_counters (name, window_start, hits, expires_at) \
-                 VALUES ($1, $2, 1, $3) ON CONFLICT (name, window_start) \
-                 DO UPDATE SET hits = request_counters.hits + 1 RETURNING hits",
-            )
-            .bind::<Text, _>(name)
-            .bind::<BigInt, _>(start)
-            .bind::<BigInt, _>(resets_at)
-            .get_result::<Hits>(pg),
-            AnyConnection::Sqlite(lite) => diesel::sql_query(
-                "INSERT INTO request_counters (name, window_start, hits, expires_at) \
-                 VALUES (?, ?, 1, ?) ON CONFLICT (name, window_start) \
-                 DO UPDATE SET hits = request_counters.hits + 1 RETURNING hits",
-            )
-            .bind::<Text, _>(name)
-            .bind::<BigInt, _>(start)
-            .bind::<BigInt, _>(resets_at)
-            .get_result::<Hits>(lite),
-        }
-        .map_err(|e| StorageError::from_diesel(Entity::RequestCounter, e))?
-        .hits;
+        let hits = crate::dialect::count_hit(&mut conn, name, start, resets_at)
+            .map_err(|e| StorageError::from_diesel(Entity::RequestCounter, e))?;
         Ok(CounterWindow { hits, resets_at })
     }
 

@@ -63,6 +63,9 @@ pub enum StorageError {
         collection: String,
         this_replica: String,
     },
+    /// The session already has a verdict, or expired: it is not streamed or completed again.
+    #[error("the session is {status}: it cannot be streamed or completed again")]
+    SessionFinished { status: &'static str },
     /// A migration failed.
     #[error("migration failed: {0}")]
     Migration(String),

@@ -1,12 +1,15 @@
 //! Facegate's storage layer: diesel over SQLite (the embedded default) and PostgreSQL (the
 //! scale-out store) from one pool, embedded migrations, repositories returning domain types,
-//! secrets kept only as HMAC digests, retention, and the in-memory exact vector index.
+//! secrets kept only as HMAC digests, retention, and the two vector indexes behind
+//! `domain::VectorIndex`: the in-memory exact one and pgvector's.
 
 pub mod audit_frames;
 pub mod collections;
 pub mod connection;
 pub mod deployment;
+mod dialect;
 mod error;
+pub mod memory_index;
 pub mod outbox;
 pub mod pgvector;
 pub mod retention;
@@ -59,8 +62,8 @@ impl Store {
     pub fn migrate(&self) -> StorageResult<usize> {
         let mut conn = self.conn()?;
         let applied = connection::run_migrations(&mut conn)?;
-        self.pgvector
-            .store(pgvector::detect(&mut conn)?, Ordering::Relaxed);
+        let has_vectors = dialect::has_search_vectors(&mut conn).map_err(StorageError::from)?;
+        self.pgvector.store(has_vectors, Ordering::Relaxed);
         Ok(applied)
     }
 

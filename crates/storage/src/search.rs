@@ -1,88 +1,44 @@
-//! Face search over collections: the store is the source of truth, the in-memory index the
-//! fast path. Each collection's `version` (bumped by every face write, by any process) tells
-//! whether the local index is current; a stale collection is reloaded before it is searched,
-//! so a delete made by any process takes effect in the next search everywhere.
+//! Face search over collections: the store is the source of truth, and a vector index (the
+//! `domain::VectorIndex` seam: [`crate::memory_index::MemoryVectorIndex`] or
+//! [`crate::pgvector::PgvectorIndex`], chosen by the composition root) serves search and is
+//! told of every write.
 
-use std::collections::HashMap;
+use std::sync::Arc;
 
 use domain::{ExternalId, IndexedFace, SearchHit, TenantId, VectorIndex};
-use parking_lot::Mutex;
 use uuid::Uuid;
 
 use crate::Store;
-use crate::error::StorageResult;
-use crate::vector::MemoryVectorIndex;
+use crate::error::{StorageError, StorageResult};
+
+/// A vector index over a store, as the face use cases hold it.
+pub type SharedVectorIndex = Arc<dyn VectorIndex<Error = StorageError>>;
 
 /// Collections, faces and their search, kept in step.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct FaceSearch {
     store: Store,
-    index: MemoryVectorIndex,
-    /// Version of each collection as loaded in `index`. Held while the index is reloaded or
-    /// updated, so a version and the content it describes always change together.
-    versions: Mutex<HashMap<Uuid, i64>>,
+    index: SharedVectorIndex,
 }
 
 impl FaceSearch {
-    pub fn new(store: Store) -> Self {
-        Self {
-            store,
-            index: MemoryVectorIndex::new(),
-            versions: Mutex::new(HashMap::new()),
-        }
+    /// Search over `store`'s faces through `index` (which must read the same store).
+    pub fn new(store: Store, index: SharedVectorIndex) -> Self {
+        Self { store, index }
     }
 
     pub fn store(&self) -> &Store {
         &self.store
     }
 
-    fn uses_pgvector(&self, query_len: usize) -> bool {
-        self.store.pgvector_enabled() && query_len == crate::pgvector::PGVECTOR_DIM
+    /// The index's backend name (`memory`, `pgvector`).
+    pub fn index_name(&self) -> &'static str {
+        self.index.name()
     }
 
-    /// Loads every collection (start-up); returns the number of faces loaded. With pgvector
-    /// the database's HNSW index serves search and nothing is loaded.
-    pub fn rebuild_all(&self) -> StorageResult<usize> {
-        if self.store.pgvector_enabled() {
-            return Ok(0);
-        }
-        let mut versions = self.versions.lock();
-        let mut faces = 0;
-        for id in self.store.all_collection_ids()? {
-            let (version, vectors) = self.store.collection_vectors(id)?;
-            faces += vectors.len();
-            self.index.load_collection(id, &vectors);
-            versions.insert(id, version);
-        }
-        Ok(faces)
-    }
-
-    fn ensure_fresh(&self, collection_id: Uuid) -> StorageResult<()> {
-        let mut versions = self.versions.lock();
-        let current = self.store.collection_version(collection_id)?;
-        if versions.get(&collection_id) != Some(&current) {
-            let (version, vectors) = self.store.collection_vectors(collection_id)?;
-            self.index.load_collection(collection_id, &vectors);
-            versions.insert(collection_id, version);
-        }
-        Ok(())
-    }
-
-    /// Applies a local write to the index when no other writer came between; otherwise marks
-    /// the collection stale so the next search reloads it.
-    fn after_write(
-        &self,
-        collection_id: Uuid,
-        new_version: i64,
-        apply: impl FnOnce(&MemoryVectorIndex),
-    ) {
-        let mut versions = self.versions.lock();
-        if versions.get(&collection_id) == Some(&(new_version - 1)) {
-            apply(&self.index);
-            versions.insert(collection_id, new_version);
-        } else {
-            versions.remove(&collection_id);
-        }
+    /// Makes the index ready (start-up); returns the number of faces it loaded into memory.
+    pub fn prepare(&self) -> StorageResult<usize> {
+        self.index.prepare()
     }
 
     /// Stores a face and makes it searchable.
@@ -103,9 +59,8 @@ impl FaceSearch {
             embedding,
             detail,
         )?;
-        self.after_write(face.collection_id, version, |index| {
-            index.upsert(face.collection_id, face.id, embedding)
-        });
+        self.index
+            .face_stored(face.collection_id, version, face.id, embedding);
         Ok(face)
     }
 
@@ -117,9 +72,7 @@ impl FaceSearch {
         face_id: Uuid,
     ) -> StorageResult<()> {
         let (collection_id, version) = self.store.delete_face(tenant, collection, face_id)?;
-        self.after_write(collection_id, version, |index| {
-            index.remove(collection_id, face_id)
-        });
+        self.index.face_deleted(collection_id, version, face_id);
         Ok(())
     }
 
@@ -130,40 +83,8 @@ impl FaceSearch {
         collection: &ExternalId,
     ) -> StorageResult<()> {
         let collection_id = self.store.delete_collection(tenant, collection)?;
-        let mut versions = self.versions.lock();
-        self.index.remove_collection(collection_id);
-        versions.remove(&collection_id);
+        self.index.collection_deleted(collection_id);
         Ok(())
-    }
-
-    fn search_in(
-        &self,
-        collection_id: Uuid,
-        query: &[f32],
-        k: usize,
-        min_cosine: f32,
-    ) -> StorageResult<Vec<SearchHit>> {
-        if self.uses_pgvector(query.len()) {
-            return self
-                .store
-                .search_pgvector(collection_id, query, k, min_cosine);
-        }
-        self.ensure_fresh(collection_id)?;
-        Ok(self.index.search(collection_id, query, k, min_cosine))
-    }
-
-    /// Exact search in this process's memory even where pgvector serves `search` (used to
-    /// measure pgvector's recall).
-    pub fn search_exact(
-        &self,
-        tenant: TenantId,
-        collection: &ExternalId,
-        query: &[f32],
-        k: usize,
-    ) -> StorageResult<Vec<SearchHit>> {
-        let collection_id = self.store.collection_id(tenant, collection)?;
-        self.ensure_fresh(collection_id)?;
-        Ok(self.index.search(collection_id, query, k, -1.0))
     }
 
     /// The `k` faces most similar to `query` (raw cosine ≥ `min_cosine`), best first.
@@ -175,12 +96,8 @@ impl FaceSearch {
         k: usize,
         min_cosine: f32,
     ) -> StorageResult<Vec<SearchHit>> {
-        self.search_in(
-            self.store.collection_id(tenant, collection)?,
-            query,
-            k,
-            min_cosine,
-        )
+        let collection_id = self.store.collection_id(tenant, collection)?;
+        self.index.search(collection_id, query, k, min_cosine)
     }
 
     /// Like [`FaceSearch::search`], with each hit's `external_face_id`; the collection is
@@ -194,7 +111,7 @@ impl FaceSearch {
         min_cosine: f32,
     ) -> StorageResult<Vec<(SearchHit, String)>> {
         let collection_id = self.store.collection_id(tenant, collection)?;
-        let hits = self.search_in(collection_id, query, k, min_cosine)?;
+        let hits = self.index.search(collection_id, query, k, min_cosine)?;
         let ids: Vec<Uuid> = hits.iter().map(|h| h.face_id).collect();
         let mut names = self.store.external_face_ids(tenant, collection_id, &ids)?;
         Ok(hits

@@ -8,7 +8,7 @@ use uuid::Uuid;
 
 use crate::error::{Entity, StorageError, StorageResult};
 use crate::schema::sessions;
-use crate::{AnyConnection, Store, now_millis, parse_uuid, secrets};
+use crate::{Store, now_millis, parse_uuid, secrets};
 
 /// What a caller supplies to create a session.
 #[derive(Debug, Clone)]
@@ -85,13 +85,11 @@ pub struct SessionOutcome {
     pub audit_frames: Vec<Vec<u8>>,
 }
 
-/// The lifecycle's refusal of `from` → `to`.
-fn refused(from: SessionStatus, to: SessionStatus) -> StorageError {
-    domain::DomainError::InvalidTransition {
-        from: from.as_str(),
-        to: to.as_str(),
+/// A finished session refused a move to `in_progress` or `completed`.
+fn refused(status: SessionStatus) -> StorageError {
+    StorageError::SessionFinished {
+        status: status.as_str(),
     }
-    .into()
 }
 
 impl SessionRow {
@@ -183,28 +181,18 @@ impl Store {
             .map_err(|e| StorageError::from_diesel(Entity::Session, e))
     }
 
-    /// The session when `token` is its token (constant-time); otherwise, and for expired or
-    /// unknown sessions, `NotFound` (callers cannot tell which).
-    pub fn session_with_token(&self, id: Uuid, token: &str) -> StorageResult<Session> {
-        let row = self.session_row(id)?;
-        if !self.secret().verify(token, &row.token_digest) {
-            return Err(StorageError::NotFound {
-                entity: Entity::Session,
-            });
-        }
-        let session = row.into_domain()?;
-        if session.is_expired_at(now_millis()) {
-            return Err(StorageError::NotFound {
-                entity: Entity::Session,
-            });
-        }
-        Ok(session)
+    /// A session with the digest of its token, for the session service to authorise a
+    /// browser's token against (`Store::token_matches`).
+    pub fn session_and_token_digest(&self, id: Uuid) -> StorageResult<(Session, Vec<u8>)> {
+        let mut row = self.session_row(id)?;
+        let digest = std::mem::take(&mut row.token_digest);
+        Ok((row.into_domain()?, digest))
     }
 
-    /// The portrait JPEG of a session, if it still has one (token checked).
-    pub fn session_photo(&self, id: Uuid, token: &str) -> StorageResult<Option<Vec<u8>>> {
-        self.session_with_token(id, token)?;
-        Ok(self.session_row(id)?.photo)
+    /// Whether `token` is the one whose digest is `stored_digest` (an HMAC under the server
+    /// secret, compared in constant time).
+    pub fn token_matches(&self, token: &str, stored_digest: &[u8]) -> bool {
+        self.secret().verify(token, stored_digest)
     }
 
     /// Moves a session to `status` when the lifecycle allows it.
@@ -222,20 +210,9 @@ impl Store {
         self.session_row(id)?.into_domain()
     }
 
-    /// A session by id, without a token check (callers authenticate first).
+    /// A session by id, whatever its state (the session service authorises).
     pub fn session(&self, id: Uuid) -> StorageResult<Session> {
         self.session_row(id)?.into_domain()
-    }
-
-    /// A session of `tenant` (another tenant's session is reported as not found).
-    pub fn session_of_tenant(&self, tenant: TenantId, id: Uuid) -> StorageResult<Session> {
-        let session = self.session(id)?;
-        if session.tenant_id != tenant {
-            return Err(StorageError::NotFound {
-                entity: Entity::Session,
-            });
-        }
-        Ok(session)
     }
 
     /// The portrait JPEG of a session, if it still has one (callers authenticate first).
@@ -245,7 +222,7 @@ impl Store {
 
     /// A client starts streaming: `created` becomes `in_progress`; an `in_progress` session
     /// (a client reconnecting after a dropped socket) stays so. Anything else is refused with
-    /// `InvalidTransition`, so a finished session is single use. Returned with the seed its
+    /// `SessionFinished`, so a finished session is single use. Returned with the seed its
     /// draws come from.
     pub fn begin_session(&self, id: Uuid) -> StorageResult<BegunSession> {
         // one compare-and-set: only a live, unfinished session moves (or stays) in progress
@@ -276,12 +253,12 @@ impl Store {
                 entity: Entity::Session,
             });
         }
-        Err(refused(session.status, SessionStatus::InProgress))
+        Err(refused(session.status))
     }
 
     /// Records the outcome and queues its webhook in one transaction. The status moves to
     /// `completed` only from `created` or `in_progress` (compare-and-set): a second completion
-    /// finds no row to change and gets `InvalidTransition`, so at most one verdict and one
+    /// finds no row to change and gets `SessionFinished`, so at most one verdict and one
     /// delivery exist per session. The photo is kept only for a `pass`.
     pub fn complete_session(
         &self,
@@ -343,7 +320,7 @@ impl Store {
                     .first::<String>(c)
                     .map_err(|e| StorageError::from_diesel(Entity::Session, e))?;
                 let from = SessionStatus::parse(&status).unwrap_or(SessionStatus::Completed);
-                return Err(refused(from, SessionStatus::Completed));
+                return Err(refused(from));
             }
             crate::audit_frames::insert(c, id, &tenant, &sealed_frames, now)?;
             if let Some(webhook) = webhook {
@@ -368,12 +345,8 @@ impl Store {
         crate::connection::write_transaction(&mut conn, |c| -> Result<_, StorageError> {
             // replicas counting the same subject at once take turns (SQLite writers are
             // serialised by the database itself)
-            if let AnyConnection::Postgresql(pg) = c {
-                diesel::sql_query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
-                    .bind::<diesel::sql_types::Text, _>(subject)
-                    .execute(pg)
-                    .map_err(|e| StorageError::from_diesel(Entity::SessionAttempt, e))?;
-            }
+            crate::dialect::serialise_subject(c, subject)
+                .map_err(|e| StorageError::from_diesel(Entity::SessionAttempt, e))?;
             let made: i64 = sa::table
                 .filter(sa::subject.eq(subject))
                 .filter(sa::created_at.ge(window_start))

@@ -4,11 +4,10 @@
 //! runs. A replica killed mid-stream cannot release, so its lease runs out by itself.
 
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Text};
 use uuid::Uuid;
 
 use crate::schema::session_streams;
-use crate::{AnyConnection, Entity, StorageError, StorageResult, Store};
+use crate::{Entity, StorageError, StorageResult, Store};
 
 fn db(e: diesel::result::Error) -> StorageError {
     StorageError::from_diesel(Entity::SessionStream, e)
@@ -25,31 +24,8 @@ impl Store {
         now: i64,
     ) -> StorageResult<bool> {
         let mut conn = self.conn()?;
-        let changed = match &mut *conn {
-            AnyConnection::Postgresql(pg) => diesel::sql_query(
-                "INSERT INTO session_streams (session_id, holder, lease_until) VALUES ($1, $2, $3) \
-                 ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder, \
-                 lease_until = excluded.lease_until \
-                 WHERE session_streams.lease_until < $4 OR session_streams.holder = excluded.holder",
-            )
-            .bind::<Text, _>(id.to_string())
-            .bind::<Text, _>(holder)
-            .bind::<BigInt, _>(now + lease_ms)
-            .bind::<BigInt, _>(now)
-            .execute(pg),
-            AnyConnection::Sqlite(lite) => diesel::sql_query(
-                "INSERT INTO session_streams (session_id, holder, lease_until) VALUES (?, ?, ?) \
-                 ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder, \
-                 lease_until = excluded.lease_until \
-                 WHERE session_streams.lease_until < ? OR session_streams.holder = excluded.holder",
-            )
-            .bind::<Text, _>(id.to_string())
-            .bind::<Text, _>(holder)
-            .bind::<BigInt, _>(now + lease_ms)
-            .bind::<BigInt, _>(now)
-            .execute(lite),
-        }
-        .map_err(db)?;
+        let changed =
+            crate::dialect::claim_stream(&mut conn, id, holder, now + lease_ms, now).map_err(db)?;
         Ok(changed == 1)
     }
 

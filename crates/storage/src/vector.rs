@@ -1,5 +1,6 @@
-//! The embedded exact vector index: per collection, an int8 copy of every vector is scanned and
-//! the best candidates are re-ranked with the exact f32 dot product. A search that runs alone
+//! The embedded exact index's matrices: per collection, an int8 copy of every vector is scanned
+//! and the best candidates are re-ranked with the exact f32 dot product. They hold no store;
+//! [`crate::memory_index::MemoryVectorIndex`] keeps them current from one. A search that runs alone
 //! scans on all cores; while another search is running, each scans on its own thread, because
 //! several searches splitting their scans over one shared pool starve each other (measured
 //! over HTTP with 8 clients on 2 cores: p99 76 ms when every scan shared the pool, 42 ms with
@@ -8,7 +9,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use domain::{SearchHit, VectorIndex};
+use domain::SearchHit;
 use parking_lot::RwLock;
 use rayon::prelude::*;
 use uuid::Uuid;
@@ -233,11 +234,11 @@ pub fn pseudo_random_unit_vector(seed: u64, dim: usize) -> Vec<f32> {
 
 /// Exact search over in-memory matrices, one per collection.
 #[derive(Debug, Default)]
-pub struct MemoryVectorIndex {
+pub struct CollectionMatrices {
     collections: RwLock<HashMap<Uuid, CollectionIndex>>,
 }
 
-impl MemoryVectorIndex {
+impl CollectionMatrices {
     pub fn new() -> Self {
         Self::default()
     }
@@ -275,8 +276,9 @@ impl MemoryVectorIndex {
     }
 }
 
-impl VectorIndex for MemoryVectorIndex {
-    fn upsert(&self, collection_id: Uuid, face_id: Uuid, vector: &[f32]) {
+impl CollectionMatrices {
+    /// Adds or replaces a face's vector.
+    pub fn upsert(&self, collection_id: Uuid, face_id: Uuid, vector: &[f32]) {
         self.collections
             .write()
             .entry(collection_id)
@@ -284,17 +286,20 @@ impl VectorIndex for MemoryVectorIndex {
             .upsert(face_id, vector);
     }
 
-    fn remove(&self, collection_id: Uuid, face_id: Uuid) {
+    /// Removes a face; unknown faces are ignored.
+    pub fn remove(&self, collection_id: Uuid, face_id: Uuid) {
         if let Some(index) = self.collections.write().get_mut(&collection_id) {
             index.remove(face_id);
         }
     }
 
-    fn remove_collection(&self, collection_id: Uuid) {
+    /// Drops a whole collection.
+    pub fn remove_collection(&self, collection_id: Uuid) {
         self.collections.write().remove(&collection_id);
     }
 
-    fn search(
+    /// The `k` most similar faces with cosine at least `min_cosine`, best first.
+    pub fn search(
         &self,
         collection_id: Uuid,
         query: &[f32],
@@ -308,7 +313,8 @@ impl VectorIndex for MemoryVectorIndex {
             .unwrap_or_default()
     }
 
-    fn len(&self, collection_id: Uuid) -> usize {
+    /// Number of faces held for a collection.
+    pub fn len(&self, collection_id: Uuid) -> usize {
         self.collections
             .read()
             .get(&collection_id)
@@ -326,7 +332,7 @@ mod tests {
 
     #[test]
     fn search_matches_brute_force_and_sees_removals_at_once() {
-        let index = MemoryVectorIndex::new();
+        let index = CollectionMatrices::new();
         let c = Uuid::new_v4();
         let faces: Vec<(Uuid, Vec<f32>)> =
             (0..3000).map(|i| (Uuid::new_v4(), unit(i, 64))).collect();
@@ -358,7 +364,7 @@ mod tests {
 
     #[test]
     fn a_search_beside_another_scans_alone_and_finds_the_same() {
-        let index = MemoryVectorIndex::new();
+        let index = CollectionMatrices::new();
         let c = Uuid::new_v4();
         for i in 0..3 * CHUNK_ROWS as u64 {
             index.upsert(c, Uuid::new_v4(), &unit(i, 32));
@@ -375,7 +381,7 @@ mod tests {
 
     #[test]
     fn min_cosine_filters_and_self_match_ranks_first() {
-        let index = MemoryVectorIndex::new();
+        let index = CollectionMatrices::new();
         let c = Uuid::new_v4();
         let v = unit(1, 32);
         let id = Uuid::new_v4();

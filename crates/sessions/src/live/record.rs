@@ -37,7 +37,10 @@ impl Live {
             return;
         }
         self.finished.store(true, Ordering::SeqCst);
-        self.service.live.recording.lock().insert(session.id);
+        self.service
+            .live
+            .streams
+            .verdict_reached(session.id, &self.holder);
         tracing::info!(session = %session.id, verdict = ?report.verdict, confidence = report.confidence, "verdict reached");
         let recorded = self.record(&report, engine_session.as_ref());
         let refusal = match recorded {
@@ -101,7 +104,7 @@ impl Live {
                 tracing::info!(session = %session.id, "session erased before its result was stored");
                 Recorded::Erased
             }
-            Err(storage::StorageError::Domain(_)) => {
+            Err(storage::StorageError::SessionFinished { .. }) => {
                 tracing::warn!(session = %session.id, "session already had a verdict; this one was not stored");
                 Recorded::AlreadyCompleted
             }
@@ -120,7 +123,7 @@ struct RecordDone<'a>(&'a Live);
 impl Drop for RecordDone<'_> {
     fn drop(&mut self) {
         let (live, id) = (self.0, self.0.session.id);
-        live.service.live.recording.lock().remove(&id);
+        live.service.live.streams.record_done(id, &live.holder);
         if let Err(e) = live.service.store.release_session_stream(id, &live.holder) {
             tracing::warn!(session = %id, error = %e, "stream lease not released; it runs out");
         }

@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 
 use domain::ExternalId;
 use facegate_storage::Store;
-use facegate_storage::search::FaceSearch;
 
 fn ext(value: &str) -> ExternalId {
     ExternalId::parse("external_id", value).expect("valid id")
@@ -57,7 +56,7 @@ fn searches_stay_correct_while_other_threads_index_and_delete() {
         db.store
             .create_collection(tenant, &ext("c"), "")
             .expect("collection");
-        let search = Arc::new(FaceSearch::new(db.store.clone()));
+        let search = Arc::new(common::search_over(&db.store));
         // a stable face that must always be found as its own best match
         let anchor_vector = common::unit(999_999, 32);
         let anchor = search

@@ -13,4 +13,5 @@ mod pgvector_recall;
 mod repositories;
 mod session_records;
 mod sessions;
+mod vector_indexes;
 mod webhook_secrets;

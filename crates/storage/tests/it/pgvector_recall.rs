@@ -27,11 +27,13 @@ fn hnsw_recall_at_10_is_at_least_0_99_and_deletes_apply_at_once() {
         return;
     }
     let tenant = db.store.create_tenant("t").expect("tenant").id;
-    let search = FaceSearch::new(db.store.clone());
+    let search = common::search_over(&db.store);
+    assert_eq!(search.index_name(), "pgvector");
+    let exact = common::exact_search_over(&db.store);
     let n = 3000;
     index_units(&search, tenant, "big", "u", 0, n);
     index_units(&search, tenant, "other", "o", 100_000, 200);
-    let recall = recall_at_10(&search, tenant);
+    let recall = recall_at_10(&search, &exact, tenant);
     println!(
         "pgvector recall@10 = {recall:.4} over 50 queries, {n} faces, ef_search {}",
         facegate_storage::pgvector::EF_SEARCH
@@ -93,7 +95,7 @@ fn index_units(
 
 /// The share of the exact top 10 that the HNSW search finds, over 50 queries near stored
 /// faces (like a real re-identification) in `big`.
-fn recall_at_10(search: &FaceSearch, tenant: TenantId) -> f64 {
+fn recall_at_10(search: &FaceSearch, exact: &FaceSearch, tenant: TenantId) -> f64 {
     let (mut found, mut wanted) = (0usize, 0usize);
     for q in 0..50 {
         let mut query = common::unit(q * 37, 512);
@@ -105,8 +107,8 @@ fn recall_at_10(search: &FaceSearch, tenant: TenantId) -> f64 {
         let approx = search
             .search(tenant, &ext("big"), &query, 10, -1.0)
             .expect("pgvector search");
-        let exact = search
-            .search_exact(tenant, &ext("big"), &query, 10)
+        let exact = exact
+            .search(tenant, &ext("big"), &query, 10, -1.0)
             .expect("exact search");
         wanted += exact.len();
         found += exact

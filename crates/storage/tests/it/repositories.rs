@@ -5,7 +5,6 @@
 use crate::common;
 
 use domain::{ExternalId, TenantId};
-use facegate_storage::search::FaceSearch;
 use facegate_storage::{ServerSecret, StorageError, Store, connection};
 
 fn ext(value: &str) -> ExternalId {
@@ -194,9 +193,10 @@ fn search_sees_index_and_delete_at_once_across_processes() {
         db.store
             .create_collection(tenant, &ext("people"), "")
             .expect("collection");
-        let here = FaceSearch::new(db.store.clone());
+        let here = common::search_over(&db.store);
         // a second "process": its own index over the same database
-        let there = FaceSearch::new(Store::open(&db.url, common::secret()).expect("second store"));
+        let there =
+            common::search_over(&Store::open(&db.url, common::secret()).expect("second store"));
         let mut ids = Vec::new();
         for i in 0..50 {
             ids.push(

@@ -6,6 +6,11 @@
 use diesel::Connection;
 use diesel::connection::SimpleConnection;
 use diesel::pg::PgConnection;
+use std::sync::Arc;
+
+use facegate_storage::memory_index::MemoryVectorIndex;
+use facegate_storage::pgvector::PgvectorIndex;
+use facegate_storage::search::{FaceSearch, SharedVectorIndex};
 use facegate_storage::{ServerSecret, Store};
 
 /// A store on a throw-away database; dropping it removes the database.
@@ -108,4 +113,31 @@ pub fn backends() -> Vec<(&'static str, TestDb)> {
 /// A deterministic unit vector.
 pub fn unit(seed: u64, dim: usize) -> Vec<f32> {
     facegate_storage::vector::pseudo_random_unit_vector(seed, dim)
+}
+
+/// Every vector index the store can serve, by name: the in-memory one always, pgvector's
+/// where the store has the extension (what `Services::open` would choose comes last).
+pub fn indexes(store: &Store) -> Vec<(&'static str, SharedVectorIndex)> {
+    let mut all: Vec<(&'static str, SharedVectorIndex)> =
+        vec![("memory", Arc::new(MemoryVectorIndex::new(store.clone())))];
+    if store.pgvector_enabled() {
+        all.push(("pgvector", Arc::new(PgvectorIndex::new(store.clone()))));
+    }
+    all
+}
+
+/// Search over `store` through the index `Services::open` would choose for it.
+pub fn search_over(store: &Store) -> FaceSearch {
+    let (_, index) = indexes(store)
+        .pop()
+        .expect("the memory index is always there");
+    FaceSearch::new(store.clone(), index)
+}
+
+/// Search over `store` through the exact in-memory index.
+pub fn exact_search_over(store: &Store) -> FaceSearch {
+    FaceSearch::new(
+        store.clone(),
+        Arc::new(MemoryVectorIndex::new(store.clone())),
+    )
 }
