@@ -98,6 +98,8 @@ fn nothing_is_ready_before_the_verdict(session: &Managed) {
 }
 
 fn streams_to_a_pass_and_a_normal_close(session: &Managed, frames: &[Vec<u8>]) {
+    // a lit session's verdict is that of a server that keeps up: one at a time
+    let _turn = live::exclusive_lit_sessions();
     let mut socket = live::open(&session.base_url, &session.id, &session.token);
     let outcome = live::stream_lit(
         &mut socket,

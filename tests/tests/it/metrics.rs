@@ -81,6 +81,8 @@ fn a_session_passes_with_its_webhook_to_a_dead_receiver(
     let id = created["session_id"].as_str().expect("id");
     let token = created["token"].as_str().expect("token");
     let frames = video_frames("webcam-man-1", 15, 0.0, 12.0);
+    // a lit session's verdict is that of a server that keeps up: one at a time
+    let _turn = live::exclusive_lit_sessions();
     let mut socket = live::open(&server.base_url, id, token);
     let outcome = live::stream_lit(
         &mut socket,

@@ -56,6 +56,8 @@ fn tenant_a(server: &Server, receiver: &HttpsReceiver) -> Owned {
     let session_id = created["session_id"].as_str().expect("id").to_owned();
     let token = created["token"].as_str().expect("token").to_owned();
     let frames = video_frames("webcam-man-1", 15, 0.0, 12.0);
+    // a lit session's verdict is that of a server that keeps up: one at a time
+    let _turn = live::exclusive_lit_sessions();
     let mut socket = live::open(&server.base_url, &session_id, &token);
     let outcome = live::stream_lit(
         &mut socket,

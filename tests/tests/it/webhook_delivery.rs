@@ -84,6 +84,8 @@ fn a_session_passes_with_its_receiver_down(
         created["token"].as_str().expect("token").to_owned(),
     );
     let frames = video_frames("expressions-woman-1", 15, 0.0, 12.0);
+    // a lit session's verdict is that of a server that keeps up: one at a time
+    let _turn = live::exclusive_lit_sessions();
     let mut socket = live::open(&server.base_url, &id, &token);
     let outcome = live::stream_lit(
         &mut socket,
