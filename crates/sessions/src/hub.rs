@@ -29,6 +29,6 @@ impl LiveHub {
 
     /// Sessions streaming now in this process, or storing the verdict they reached.
     pub fn connected(&self) -> usize {
-        self.streams.streaming() + self.streams.recording()
+        self.streams.not_releasing()
     }
 }

@@ -197,40 +197,15 @@ fn computer_generated_faces_never_pass() {
     warped(&cgi, "cgi", SessionMode::Passive);
 }
 
-/// NUAA print crops in capture order: `<subject>_<session>_<a>_<b>_<frame>.jpg`.
+/// NUAA print crops in capture order, every subject's sequences of 20 frames or more.
 fn nuaa_sequences() -> Vec<(String, Vec<PathBuf>)> {
-    let mut groups: std::collections::BTreeMap<String, Vec<(u32, PathBuf)>> = Default::default();
-    for subject in std::fs::read_dir(testdata().join("spoof/nuaa/print"))
+    std::fs::read_dir(testdata().join("spoof/nuaa/print"))
         .expect("nuaa")
         .flatten()
-    {
-        for file in std::fs::read_dir(subject.path())
-            .expect("subject")
-            .flatten()
-        {
-            let path = file.path();
-            let stem = path
-                .file_stem()
-                .unwrap_or_default()
-                .to_string_lossy()
-                .into_owned();
-            let Some((prefix, frame)) = stem.rsplit_once('_') else {
-                continue;
-            };
-            let Ok(frame) = frame.parse() else { continue };
-            groups
-                .entry(prefix.to_string())
-                .or_default()
-                .push((frame, path));
-        }
-    }
-    groups
+        .flat_map(|subject| eval::set::nuaa_capture_groups(&subject.path()))
+        .collect::<std::collections::BTreeMap<_, _>>()
         .into_iter()
         .filter(|(_, frames)| frames.len() >= 20)
-        .map(|(name, mut frames)| {
-            frames.sort();
-            (name, frames.into_iter().map(|(_, p)| p).collect())
-        })
         .collect()
 }
 

@@ -360,20 +360,18 @@ pub fn live_cases(split: &Split, half: Half) -> Vec<Case> {
 /// Whether every frame of a NUAA sequence is the same file: two live sequences of subject
 /// 0007 are one image repeated (a capture that froze), which no camera sends and which the
 /// injection layer rightly fails as a frozen stream, so they are no live control.
-fn frozen(frames: &[(u32, PathBuf)]) -> bool {
-    let first = std::fs::read(&frames[0].1).expect("nuaa frame");
+fn frozen(frames: &[PathBuf]) -> bool {
+    let first = std::fs::read(&frames[0]).expect("nuaa frame");
     frames
         .iter()
-        .all(|(_, p)| std::fs::read(p).expect("nuaa frame") == first)
+        .all(|p| std::fs::read(p).expect("nuaa frame") == first)
 }
 
-/// NUAA crops of `class` (`live` or `print`) of one subject, in capture order, as sequences;
-/// frozen sequences (one image repeated) are left out.
-pub fn nuaa_sequences(class: &str, source: &str) -> Vec<(String, Vec<PathBuf>)> {
-    let subject = source.trim_start_matches("nuaa/");
+/// The NUAA crops in `dir` (`<subject>_<session>_<a>_<b>_<frame>.jpg`), grouped by all but
+/// the frame number, each group in capture order.
+pub fn nuaa_capture_groups(dir: &Path) -> BTreeMap<String, Vec<PathBuf>> {
     let mut groups: BTreeMap<String, Vec<(u32, PathBuf)>> = BTreeMap::new();
-    let dir = testdata().join("spoof/nuaa").join(class).join(subject);
-    for file in std::fs::read_dir(&dir).expect("nuaa subject").flatten() {
+    for file in std::fs::read_dir(dir).expect("nuaa subject").flatten() {
         let path = file.path();
         let stem = path
             .file_stem()
@@ -391,13 +389,21 @@ pub fn nuaa_sequences(class: &str, source: &str) -> Vec<(String, Vec<PathBuf>)> 
     }
     groups
         .into_iter()
-        .filter(|(_, frames)| frames.len() >= 20 && !frozen(frames))
         .map(|(name, mut frames)| {
             frames.sort();
-            (
-                format!("{class}/{name}"),
-                frames.into_iter().map(|(_, p)| p).collect(),
-            )
+            (name, frames.into_iter().map(|(_, p)| p).collect())
         })
+        .collect()
+}
+
+/// NUAA crops of `class` (`live` or `print`) of one subject, in capture order, as sequences;
+/// frozen sequences (one image repeated) are left out.
+pub fn nuaa_sequences(class: &str, source: &str) -> Vec<(String, Vec<PathBuf>)> {
+    let subject = source.trim_start_matches("nuaa/");
+    let dir = testdata().join("spoof/nuaa").join(class).join(subject);
+    nuaa_capture_groups(&dir)
+        .into_iter()
+        .filter(|(_, frames)| frames.len() >= 20 && !frozen(frames))
+        .map(|(name, frames)| (format!("{class}/{name}"), frames))
         .collect()
 }

@@ -69,10 +69,7 @@ impl StreamRegistry {
     /// Connection `holder` could not open session `id` after all (its lease, the engine).
     pub(crate) fn connect_failed(&self, id: Uuid, holder: &str) {
         self.remove_if(id, |state| {
-            *state
-                == StreamState::Streaming {
-                    holder: holder.to_owned(),
-                }
+            matches!(state, StreamState::Streaming { holder: current } if current == holder)
         });
     }
 
@@ -98,10 +95,7 @@ impl StreamRegistry {
     /// one is then refused as completed by the store).
     pub(crate) fn record_done(&self, id: Uuid, holder: &str) {
         self.remove_if(id, |state| {
-            *state
-                == StreamState::Recording {
-                    holder: holder.to_owned(),
-                }
+            matches!(state, StreamState::Recording { holder: current } if current == holder)
         });
     }
 
@@ -125,21 +119,24 @@ impl StreamRegistry {
     /// Connection `holder`'s lease on session `id` was released in the store.
     pub(crate) fn released(&self, id: Uuid, holder: &str) {
         self.remove_if(id, |state| {
-            *state
-                == StreamState::Releasing {
-                    holder: holder.to_owned(),
-                }
+            matches!(state, StreamState::Releasing { holder: current } if current == holder)
         });
     }
 
     /// Sessions a connection streams now.
-    pub(crate) fn streaming(&self) -> usize {
+    #[cfg(test)]
+    fn streaming(&self) -> usize {
         self.count(|state| matches!(state, StreamState::Streaming { .. }))
     }
 
     /// Sessions whose verdict was reached and whose record is being stored.
     pub(crate) fn recording(&self) -> usize {
         self.count(|state| matches!(state, StreamState::Recording { .. }))
+    }
+
+    /// Sessions streaming or storing their verdict (one look under the lock).
+    pub(crate) fn not_releasing(&self) -> usize {
+        self.count(|state| !matches!(state, StreamState::Releasing { .. }))
     }
 
     fn count(&self, counts: impl Fn(&StreamState) -> bool) -> usize {

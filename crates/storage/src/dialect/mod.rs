@@ -1,11 +1,13 @@
-//! The SQL that differs between the two databases, one file per backend (as svix keeps one
-//! file per queue backend): [`postgres`] and [`sqlite`]. Repositories call the functions here,
-//! which pick the backend's file by the connection; no repository names a backend.
+//! The SQL written by hand, for both databases: the statements both accept as written (the
+//! counter and lease upserts) here, and what differs in one file per backend (as svix keeps
+//! one file per queue backend): [`postgres`] and [`sqlite`]. Repositories call the functions
+//! here, which pick the backend by the connection; no repository names a backend.
 
 pub(crate) mod postgres;
 pub(crate) mod sqlite;
 
-use diesel::QueryResult;
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Text};
 use uuid::Uuid;
 
 use crate::AnyConnection;
@@ -26,6 +28,34 @@ pub(crate) fn revert_all_migrations(conn: &mut AnyConnection) -> Result<(), Stri
     }
 }
 
+/// Runs `$body` with `$c` bound to the connection of whichever backend `$conn` is: for
+/// statements whose SQL both databases accept as written.
+macro_rules! on_either_backend {
+    ($conn:expr, |$c:ident| $body:expr) => {
+        match $conn {
+            AnyConnection::Sqlite($c) => $body,
+            AnyConnection::Postgresql($c) => $body,
+        }
+    };
+}
+
+/// The statements both databases accept as written. Their parameters are `$1`, `$2`, … in the
+/// order they first appear: PostgreSQL numbers them so, and SQLite takes `$1` as a named
+/// parameter and numbers named parameters by first appearance, so the binds line up on both.
+const COUNT_HIT: &str = "INSERT INTO request_counters (name, window_start, hits, expires_at) \
+     VALUES ($1, $2, 1, $3) ON CONFLICT (name, window_start) \
+     DO UPDATE SET hits = request_counters.hits + 1 RETURNING hits";
+const CLAIM_STREAM: &str = "INSERT INTO session_streams (session_id, holder, lease_until) \
+     VALUES ($1, $2, $3) ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder, \
+     lease_until = excluded.lease_until \
+     WHERE session_streams.lease_until < $4 OR session_streams.holder = excluded.holder";
+
+#[derive(QueryableByName)]
+struct Hits {
+    #[diesel(sql_type = BigInt)]
+    hits: i64,
+}
+
 /// One hit on counter `name` in the window starting at `window_start`, atomically; the
 /// window's count after it.
 pub(crate) fn count_hit(
@@ -34,10 +64,11 @@ pub(crate) fn count_hit(
     window_start: i64,
     expires_at: i64,
 ) -> QueryResult<i64> {
-    match conn {
-        AnyConnection::Sqlite(lite) => sqlite::count_hit(lite, name, window_start, expires_at),
-        AnyConnection::Postgresql(pg) => postgres::count_hit(pg, name, window_start, expires_at),
-    }
+    let query = diesel::sql_query(COUNT_HIT)
+        .bind::<Text, _>(name)
+        .bind::<BigInt, _>(window_start)
+        .bind::<BigInt, _>(expires_at);
+    on_either_backend!(conn, |c| query.get_result::<Hits>(c).map(|row| row.hits))
 }
 
 /// Claims session `id`'s stream lease for `holder` until `lease_until` when it is free, ran out
@@ -49,10 +80,12 @@ pub(crate) fn claim_stream(
     lease_until: i64,
     now: i64,
 ) -> QueryResult<usize> {
-    match conn {
-        AnyConnection::Sqlite(lite) => sqlite::claim_stream(lite, id, holder, lease_until, now),
-        AnyConnection::Postgresql(pg) => postgres::claim_stream(pg, id, holder, lease_until, now),
-    }
+    let query = diesel::sql_query(CLAIM_STREAM)
+        .bind::<Text, _>(id.to_string())
+        .bind::<Text, _>(holder)
+        .bind::<BigInt, _>(lease_until)
+        .bind::<BigInt, _>(now);
+    on_either_backend!(conn, |c| query.execute(c))
 }
 
 /// Makes replicas that write for the same `subject` inside a transaction take turns (SQLite's

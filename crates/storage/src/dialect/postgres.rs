@@ -1,6 +1,5 @@
-//! PostgreSQL's SQL: migrations under an advisory lock, the counter and lease upserts with `$n`
-//! placeholders, a transaction's advisory lock on a subject, and pgvector (the face vector
-//! column and its HNSW search).
+//! PostgreSQL's own SQL: migrations under an advisory lock, a transaction's advisory lock on a
+//! subject, and pgvector (the face vector column and its HNSW search).
 
 use diesel::pg::PgConnection;
 use diesel::prelude::*;
@@ -40,50 +39,6 @@ pub(super) fn revert_all_migrations(pg: &mut PgConnection) -> Result<(), String>
     pg.revert_all_migrations(MIGRATIONS)
         .map(|_| ())
         .map_err(|e| e.to_string())
-}
-
-#[derive(QueryableByName)]
-struct Hits {
-    #[diesel(sql_type = BigInt)]
-    hits: i64,
-}
-
-pub(super) fn count_hit(
-    pg: &mut PgConnection,
-    name: &str,
-    window_start: i64,
-    expires_at: i64,
-) -> QueryResult<i64> {
-    diesel::sql_query(
-        "INSERT INTO request_counters (name, window_start, hits, expires_at) \
-         VALUES ($1, $2, 1, $3) ON CONFLICT (name, window_start) \
-         DO UPDATE SET hits = request_counters.hits + 1 RETURNING hits",
-    )
-    .bind::<Text, _>(name)
-    .bind::<BigInt, _>(window_start)
-    .bind::<BigInt, _>(expires_at)
-    .get_result::<Hits>(pg)
-    .map(|row| row.hits)
-}
-
-pub(super) fn claim_stream(
-    pg: &mut PgConnection,
-    id: Uuid,
-    holder: &str,
-    lease_until: i64,
-    now: i64,
-) -> QueryResult<usize> {
-    diesel::sql_query(
-        "INSERT INTO session_streams (session_id, holder, lease_until) VALUES ($1, $2, $3) \
-         ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder, \
-         lease_until = excluded.lease_until \
-         WHERE session_streams.lease_until < $4 OR session_streams.holder = excluded.holder",
-    )
-    .bind::<Text, _>(id.to_string())
-    .bind::<Text, _>(holder)
-    .bind::<BigInt, _>(lease_until)
-    .bind::<BigInt, _>(now)
-    .execute(pg)
 }
 
 /// A transaction-scoped advisory lock keyed by `subject`'s hash.

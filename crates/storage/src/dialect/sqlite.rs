@@ -1,12 +1,10 @@
-//! SQLite's SQL: per-connection pragmas, write transactions that take the lock when they
-//! begin, migrations, and the counter and lease upserts with `?` placeholders.
+//! SQLite's own SQL: per-connection pragmas, write transactions that take the lock when they
+//! begin, and migrations.
 
 use diesel::connection::{AnsiTransactionManager, SimpleConnection};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Text};
 use diesel::sqlite::SqliteConnection;
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
-use uuid::Uuid;
 
 const MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 
@@ -37,48 +35,4 @@ pub(super) fn revert_all_migrations(lite: &mut SqliteConnection) -> Result<(), S
     lite.revert_all_migrations(MIGRATIONS)
         .map(|_| ())
         .map_err(|e| e.to_string())
-}
-
-#[derive(QueryableByName)]
-struct Hits {
-    #[diesel(sql_type = BigInt)]
-    hits: i64,
-}
-
-pub(super) fn count_hit(
-    lite: &mut SqliteConnection,
-    name: &str,
-    window_start: i64,
-    expires_at: i64,
-) -> QueryResult<i64> {
-    diesel::sql_query(
-        "INSERT INTO request_counters (name, window_start, hits, expires_at) \
-         VALUES (?, ?, 1, ?) ON CONFLICT (name, window_start) \
-         DO UPDATE SET hits = request_counters.hits + 1 RETURNING hits",
-    )
-    .bind::<Text, _>(name)
-    .bind::<BigInt, _>(window_start)
-    .bind::<BigInt, _>(expires_at)
-    .get_result::<Hits>(lite)
-    .map(|row| row.hits)
-}
-
-pub(super) fn claim_stream(
-    lite: &mut SqliteConnection,
-    id: Uuid,
-    holder: &str,
-    lease_until: i64,
-    now: i64,
-) -> QueryResult<usize> {
-    diesel::sql_query(
-        "INSERT INTO session_streams (session_id, holder, lease_until) VALUES (?, ?, ?) \
-         ON CONFLICT (session_id) DO UPDATE SET holder = excluded.holder, \
-         lease_until = excluded.lease_until \
-         WHERE session_streams.lease_until < ? OR session_streams.holder = excluded.holder",
-    )
-    .bind::<Text, _>(id.to_string())
-    .bind::<Text, _>(holder)
-    .bind::<BigInt, _>(lease_until)
-    .bind::<BigInt, _>(now)
-    .execute(lite)
 }
