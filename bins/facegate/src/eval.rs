@@ -7,7 +7,7 @@ use clap::Subcommand;
 use face_engine::evaluation::{
     embed_files, list_identity_images, pair_scores, verification_report,
 };
-use face_engine::{DetectOptions, FaceEngine, Image};
+use face_engine::{DetectOptions, FaceEngine, FaceModel, Image};
 use liveness_engine::SessionMode;
 use liveness_rig::camera_model::CameraFamily;
 use rayon::prelude::*;
@@ -26,6 +26,9 @@ pub enum EvalCommand {
         /// chart as an SVG beside it.
         #[arg(long, value_name = "OUT")]
         report: Option<PathBuf>,
+        /// The face model that embeds the images: `sface` (the default) or `fr_feature`.
+        #[arg(long, value_name = "MODEL", default_value = "sface", value_parser = face_model_arg)]
+        face_model: FaceModel,
     },
     /// Faces found per image in DIR.
     Detect { dir: PathBuf },
@@ -103,7 +106,11 @@ pub enum ModeArg {
 pub fn run(settings: &Settings, command: EvalCommand) -> Result<(), String> {
     let engine = settings.models.load_engine().map_err(|e| e.to_string())?;
     match command {
-        EvalCommand::Verify { dir, report } => verify(&engine, &dir, report.as_deref()),
+        EvalCommand::Verify {
+            dir,
+            report,
+            face_model,
+        } => verify(&engine, face_model, &dir, report.as_deref()),
         EvalCommand::Detect { dir } => detect(&engine, &dir, settings.limits.max_image_pixels),
         EvalCommand::Liveness {
             mode,
@@ -132,10 +139,21 @@ pub fn run(settings: &Settings, command: EvalCommand) -> Result<(), String> {
     }
 }
 
-fn verify(engine: &FaceEngine, dir: &Path, report_dir: Option<&Path>) -> Result<(), String> {
+/// `--face-model`: a shipped model's API name.
+fn face_model_arg(name: &str) -> Result<FaceModel, String> {
+    FaceModel::parse(name).ok_or_else(|| format!("one of: {}", FaceModel::names()))
+}
+
+fn verify(
+    engine: &FaceEngine,
+    model: FaceModel,
+    dir: &Path,
+    report_dir: Option<&Path>,
+) -> Result<(), String> {
     let files = list_identity_images(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let bar = progress(files.len(), "embedding");
-    let set = embed_files(engine, files, &|| bar.inc(1));
+    let set = embed_files(engine, model, files, &|| bar.inc(1));
+    println!("face model        {model}");
     bar.finish_and_clear();
     for failed in set.iter().filter(|l| l.embedding.is_err()) {
         if let Err(reason) = &failed.embedding {

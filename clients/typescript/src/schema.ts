@@ -574,6 +574,11 @@ export interface components {
             external_id: string;
             /** Format: int64 */
             face_count?: number | null;
+            /**
+             * @description The face model that embeds every face of the collection (`fr_feature` or `sface`),
+             *     fixed at creation.
+             */
+            face_model: components["schemas"]["FaceModel"];
         };
         CollectionList: {
             collections: components["schemas"]["CollectionDto"][];
@@ -581,6 +586,11 @@ export interface components {
         };
         /** @description Two images and an optional decision threshold (default 0.65, the spec's solid match). */
         CompareForm: {
+            /**
+             * @description The face model that embeds both faces (default `sface`); the similarity is calibrated
+             *     for it, so a threshold means the same false-accept rate with either model.
+             */
+            face_model?: components["schemas"]["FaceModel"];
             /** Format: binary */
             source_image: string;
             /** Format: binary */
@@ -592,6 +602,8 @@ export interface components {
             threshold: number;
         };
         CompareResponse: {
+            /** @description The face model that embedded both faces. */
+            face_model: components["schemas"]["FaceModel"];
             is_match: boolean;
             /** Format: float */
             similarity: number;
@@ -602,6 +614,11 @@ export interface components {
         };
         /** @description The v1 compare form: `reference`, `probe` and an optional `threshold` (default 0.65). */
         CompareV1Form: {
+            /**
+             * @description The face model that embeds both faces (default `sface`); the similarity is calibrated
+             *     for it, so a threshold means the same false-accept rate with either model.
+             */
+            face_model?: components["schemas"]["FaceModel"];
             /** Format: binary */
             probe: string;
             /** Format: binary */
@@ -650,6 +667,7 @@ export interface components {
             description?: string;
             /** @description 1-255 characters of `[A-Za-z0-9_.:-]`, unique within the tenant. */
             external_id: string;
+            face_model?: null | components["schemas"]["FaceModel"];
         };
         /** @description One webhook delivery and its attempts. */
         DeliveryView: {
@@ -703,7 +721,7 @@ export interface components {
              * @example image_too_large
              * @enum {string}
              */
-            code: "missing_field" | "invalid_field_type" | "unknown_field" | "duplicate_field" | "field_too_long" | "invalid_multipart" | "empty_image" | "invalid_image" | "invalid_identifier" | "invalid_parameter" | "unknown_parameter" | "invalid_json" | "invalid_mode" | "invalid_reference_id" | "invalid_reference_image" | "reference_no_face" | "invalid_match_threshold" | "invalid_fingerprint_id" | "invalid_redirect_url" | "invalid_webhook_url" | "websocket_upgrade_required" | "unauthorized" | "direct_sessions_disabled" | "captcha_failed" | "collection_not_found" | "face_not_found" | "session_not_found" | "photo_not_available" | "route_not_found" | "method_not_allowed" | "not_found" | "body_timeout" | "collection_already_exists" | "embedder_mismatch" | "conflict" | "invalid_state" | "session_not_verified" | "session_completed" | "session_busy" | "image_too_large" | "request_too_large" | "image_too_many_pixels" | "frame_too_large" | "unsupported_image_format" | "no_face" | "multiple_faces" | "face_quality_too_low" | "too_many_failed_attempts" | "rate_limited" | "too_many_attempts" | "internal_error" | "backend_starting" | "database_unavailable";
+            code: "missing_field" | "invalid_field_type" | "unknown_field" | "duplicate_field" | "field_too_long" | "invalid_multipart" | "empty_image" | "invalid_image" | "invalid_identifier" | "invalid_parameter" | "unknown_parameter" | "invalid_face_model" | "invalid_json" | "invalid_mode" | "invalid_reference_id" | "invalid_reference_image" | "reference_no_face" | "invalid_match_threshold" | "invalid_fingerprint_id" | "invalid_redirect_url" | "invalid_webhook_url" | "websocket_upgrade_required" | "unauthorized" | "direct_sessions_disabled" | "captcha_failed" | "collection_not_found" | "face_not_found" | "session_not_found" | "photo_not_available" | "route_not_found" | "method_not_allowed" | "not_found" | "body_timeout" | "collection_already_exists" | "embedder_mismatch" | "conflict" | "invalid_state" | "session_not_verified" | "session_completed" | "session_busy" | "image_too_large" | "request_too_large" | "image_too_many_pixels" | "frame_too_large" | "unsupported_image_format" | "no_face" | "multiple_faces" | "face_quality_too_low" | "too_many_failed_attempts" | "rate_limited" | "too_many_attempts" | "internal_error" | "backend_starting" | "database_unavailable";
             message: string;
         };
         /** @description One detected face. */
@@ -722,6 +740,12 @@ export interface components {
             faces: components["schemas"]["IndexedFaceDto"][];
             next_token?: string | null;
         };
+        /**
+         * @description A face model (embedder). Similarities are calibrated per model, so a threshold means the
+         *     same false-accept rate with either; embeddings of two models are never compared.
+         * @enum {string}
+         */
+        FaceModel: "fr_feature" | "sface";
         /** @description One image in the multipart field `image` (JPEG, PNG or WebP, at most 8 MB). */
         ImageForm: {
             /** Format: binary */
@@ -767,6 +791,7 @@ export interface components {
         };
         /** @description `POST /api/v1/managed-session` body. */
         ManagedSessionBody: {
+            face_model?: null | components["schemas"]["FaceModel"];
             /**
              * Format: float
              * @description Similarity (0..1) from which the portrait matches `reference_image`; default 0.65.
@@ -1301,7 +1326,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagedSessionCreated"];
                 };
             };
-            /** @description `invalid_json`, `invalid_mode`, `invalid_reference_id`, `invalid_redirect_url`, `invalid_webhook_url`, `invalid_reference_image`, `reference_no_face`, `invalid_match_threshold`, `empty_image`, `invalid_image` */
+            /** @description `invalid_json`, `invalid_mode`, `invalid_reference_id`, `invalid_redirect_url`, `invalid_webhook_url`, `invalid_reference_image`, `reference_no_face`, `invalid_match_threshold`, `invalid_face_model`, `empty_image`, `invalid_image` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1844,7 +1869,7 @@ export interface operations {
                     "application/json": components["schemas"]["CollectionDto"];
                 };
             };
-            /** @description an `external_id` that is not 1-255 of `[A-Za-z0-9_.:-]` (`invalid_identifier`) */
+            /** @description an `external_id` that is not 1-255 of `[A-Za-z0-9_.:-]` (`invalid_identifier`), a `face_model` that is not `fr_feature` or `sface` (`invalid_face_model`) */
             400: {
                 headers: {
                     [name: string]: unknown;

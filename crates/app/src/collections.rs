@@ -1,7 +1,7 @@
 //! Collections and the faces indexed in them: create, list, read and delete, and indexing the
 //! largest face of an image behind an optional quality filter.
 
-use domain::{ExternalId, TenantId};
+use domain::{ExternalId, FaceModel, TenantId};
 use face_engine::Face;
 use uuid::Uuid;
 
@@ -67,12 +67,14 @@ fn face_dto(face: domain::IndexedFace, collection: &ExternalId) -> IndexedFaceDt
 }
 
 impl FaceServices {
-    /// A new collection of the tenant.
+    /// A new collection of the tenant whose faces `face_model` embeds (default
+    /// [`FaceModel::DEFAULT`]); the model never changes.
     pub fn do_create_collection(
         &self,
         tenant: TenantId,
         external_id: &str,
         description: &str,
+        face_model: Option<FaceModel>,
     ) -> AppResult<CollectionDto> {
         let external_id = parse_id("external_id", external_id)?;
         if description.chars().count() > MAX_DESCRIPTION_CHARS {
@@ -81,10 +83,12 @@ impl FaceServices {
                 max: MAX_DESCRIPTION_CHARS,
             });
         }
-        let created = self
-            .search
-            .store()
-            .create_collection(tenant, &external_id, description)?;
+        let created = self.search.store().create_collection(
+            tenant,
+            &external_id,
+            description,
+            face_model.unwrap_or(FaceModel::DEFAULT),
+        )?;
         Ok(created.into())
     }
 
@@ -128,10 +132,13 @@ impl FaceServices {
         let collection = parse_id("external_id", collection)?;
         let external_face_id = parse_id("external_face_id", external_face_id)?;
         // fail fast on an unknown collection before spending inference time
-        self.search.store().collection_id(tenant, &collection)?;
+        let (_, face_model) = self
+            .search
+            .store()
+            .collection_id_and_model(tenant, &collection)?;
         let (face, embedding) = {
             let _pass = self.gate.enter();
-            self.embed_primary(bytes)?
+            self.embed_primary(face_model, bytes)?
         };
         if filter == QualityFilter::Auto {
             let reasons = quality_reasons(&face);

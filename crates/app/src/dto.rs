@@ -6,6 +6,20 @@ use face_engine::{Face, Keypoints, Pose, Quality};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+// The OpenAPI document's picture of `domain::FaceModel` (the domain crate names no OpenAPI
+// types): the same names, held to it by a test.
+/// A face model (embedder). Similarities are calibrated per model, so a threshold means the
+/// same false-accept rate with either; embeddings of two models are never compared.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = FaceModel)]
+pub enum FaceModelSchema {
+    /// MobileFaceNet-style, 512-d; the model of every collection made before face models.
+    FrFeature,
+    /// OpenCV Zoo's SFace, 128-d; the default.
+    Sface,
+}
+
 /// A box in image pixels: top-left corner and size.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct BoxDto {
@@ -147,6 +161,9 @@ pub struct CompareResponse {
     pub similarity: f32,
     pub is_match: bool,
     pub threshold: f32,
+    /// The face model that embedded both faces.
+    #[schema(value_type = FaceModelSchema)]
+    pub face_model: domain::FaceModel,
     pub source_face: FaceDto,
     pub target_face: FaceDto,
 }
@@ -163,6 +180,10 @@ pub struct CompareV1Response {
 pub struct CollectionDto {
     pub external_id: String,
     pub description: String,
+    /// The face model that embeds every face of the collection (`fr_feature` or `sface`),
+    /// fixed at creation.
+    #[schema(value_type = FaceModelSchema)]
+    pub face_model: domain::FaceModel,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub face_count: Option<u64>,
     pub created_at: i64,
@@ -173,6 +194,7 @@ impl From<domain::Collection> for CollectionDto {
         Self {
             external_id: c.external_id.as_str().to_owned(),
             description: c.description,
+            face_model: c.face_model,
             face_count: c.face_count,
             created_at: c.created_at,
         }
@@ -218,4 +240,17 @@ pub struct SearchResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub searched_face: Option<FaceDto>,
     pub hits: Vec<SearchHitDto>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FaceModelSchema;
+
+    #[test]
+    fn the_documented_face_models_are_the_domains() {
+        let documented = [FaceModelSchema::FrFeature, FaceModelSchema::Sface]
+            .map(|m| serde_json::to_value(m).expect("json"));
+        let domain = domain::FaceModel::ALL.map(|m| serde_json::to_value(m).expect("json"));
+        assert_eq!(documented, domain);
+    }
 }

@@ -53,6 +53,7 @@ error_codes! {
     InvalidIdentifier = 400, "invalid_identifier", "an `external_id`, `external_face_id` or `face_id` of the wrong form";
     InvalidParameter = 400, "invalid_parameter", "a query or form parameter out of its range or set";
     UnknownParameter = 400, "unknown_parameter", "an unknown query parameter";
+    InvalidFaceModel = 400, "invalid_face_model", "a `face_model` that is not one of the shipped face models (`fr_feature`, `sface`); the message lists them";
     InvalidJson = 400, "invalid_json", "a malformed JSON body (413 when over 64 KB, or 12 MB for a managed session, which may carry a reference image; 415 without a JSON content type)";
     InvalidMode = 400, "invalid_mode", "`mode` other than `passive` or `active`";
     InvalidReferenceId = 400, "invalid_reference_id", "`reference_id` empty, over 256 characters, or with control characters";

@@ -4,6 +4,7 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use crate::UnixMillis;
+use crate::face_model::FaceModel;
 use crate::ids::{ExternalId, TenantId};
 
 /// A named set of indexed faces (`external_id` is unique within its tenant).
@@ -13,6 +14,8 @@ pub struct Collection {
     pub tenant_id: TenantId,
     pub external_id: ExternalId,
     pub description: String,
+    /// The embedder of every face indexed in it, fixed at creation.
+    pub face_model: FaceModel,
     pub created_at: UnixMillis,
     /// Number of faces, when the query counted them.
     pub face_count: Option<u64>,

@@ -5,6 +5,7 @@
 pub mod codes;
 pub mod collection;
 pub mod error;
+pub mod face_model;
 pub mod ids;
 pub mod reasons;
 pub mod session;
@@ -16,6 +17,7 @@ pub mod webhook;
 pub use codes::Code;
 pub use collection::{Collection, IndexedFace};
 pub use error::DomainError;
+pub use face_model::FaceModel;
 pub use ids::{ExternalId, TenantId};
 pub use reasons::{PortraitRequirement, ReasonAction, ReasonCode};
 pub use session::{FaceMatch, Session, SessionKind, SessionMode, SessionSeed, SessionStatus};

@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use facegate_face_engine::{DetectMode, DetectOptions, FaceEngine, Image};
+use facegate_face_engine::{DetectMode, DetectOptions, FaceEngine, FaceModel, Image};
 
 fn testdata(relative: &str) -> Vec<u8> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/testdata");
@@ -61,7 +61,9 @@ fn stages(c: &mut Criterion) {
     c.bench_function("align_112", |b| {
         b.iter(|| engine.align(black_box(&selfie), &mesh))
     });
-    c.bench_function("embed", |b| b.iter(|| engine.embed(black_box(&aligned))));
+    c.bench_function("embed", |b| {
+        b.iter(|| engine.embed(FaceModel::DEFAULT, black_box(&aligned)))
+    });
     c.bench_function("anti_spoof", |b| {
         b.iter(|| engine.anti_spoof(black_box(&selfie), &face))
     });
@@ -82,9 +84,13 @@ fn stages(c: &mut Criterion) {
             let embed = |bytes: &[u8]| {
                 let img = Image::decode(bytes).expect("decode");
                 let face = engine.primary_face(&img).expect("face");
-                engine.embed_face(&img, &face).expect("embed")
+                engine
+                    .embed_face(FaceModel::DEFAULT, &img, &face)
+                    .expect("embed")
             };
-            engine.compare(&embed(black_box(&reference)), &embed(black_box(&probe)))
+            engine
+                .compare(&embed(black_box(&reference)), &embed(black_box(&probe)))
+                .expect("one model")
         })
     });
 }

@@ -1,16 +1,23 @@
 //! Prints raw-cosine quantiles of genuine and impostor pairs pooled over every identity set
-//! (including cross-set impostors), used to place the calibration knots in `compare.rs`.
-//! Usage: calibrate DIR...
+//! (including cross-set impostors), used to place each face model's calibration knots in
+//! `compare.rs`.
+//! Usage: calibrate MODEL DIR...   (MODEL: fr_feature or sface)
 
-use facegate_face_engine::FaceEngine;
 use facegate_face_engine::evaluation::embed_identity_set;
+use facegate_face_engine::{FaceEngine, FaceModel};
 
 fn main() {
     let models = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models");
     let engine = FaceEngine::load(&models).expect("models");
+    let mut args = std::env::args().skip(1);
+    let model = args
+        .next()
+        .and_then(|name| FaceModel::parse(&name))
+        .expect("usage: calibrate MODEL DIR... (MODEL: fr_feature or sface)");
     let mut all = Vec::new();
-    for dir in std::env::args().skip(1) {
-        for mut item in embed_identity_set(&engine, std::path::Path::new(&dir)).expect("set") {
+    for dir in args {
+        let path = std::path::Path::new(&dir);
+        for mut item in embed_identity_set(&engine, model, path).expect("set") {
             item.identity = format!("{dir}/{}", item.identity);
             match &item.embedding {
                 Ok(_) => all.push(item),
@@ -24,7 +31,7 @@ fn main() {
             let (Ok(a), Ok(b)) = (&all[i].embedding, &all[j].embedding) else {
                 continue;
             };
-            let c = a.cosine(b);
+            let c = a.cosine(b).expect("one model");
             if all[i].identity == all[j].identity {
                 genuine.push(c)
             } else {

@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use facegate_face_engine::{FaceEngine, Image};
+use facegate_face_engine::{FaceEngine, FaceModel, Image};
 
 fn median(mut samples: Vec<f64>) -> f64 {
     samples.sort_by(f64::total_cmp);
@@ -49,7 +49,9 @@ fn main() {
             let aligned = timed(&mut samples[3], || {
                 engine.align(&image, &mesh).expect("align")
             });
-            timed(&mut samples[4], || engine.embed(&aligned).expect("embed"));
+            timed(&mut samples[4], || {
+                engine.embed(FaceModel::DEFAULT, &aligned).expect("embed")
+            });
             samples[5].push(start.elapsed().as_secs_f64() * 1000.0);
         }
     }

@@ -37,6 +37,22 @@ pub enum EngineError {
         expected: String,
         actual: String,
     },
+    /// An embedder's output is not as wide as its face model's embeddings.
+    #[error(
+        "embedder file {file} ({face_model}) outputs {actual} values, the model's embeddings have {expected}"
+    )]
+    EmbedderWidth {
+        file: String,
+        face_model: &'static str,
+        expected: usize,
+        actual: usize,
+    },
+    /// Two embeddings of different face models were compared.
+    #[error("an embedding of {left} cannot be compared with one of {right}")]
+    FaceModelMismatch {
+        left: &'static str,
+        right: &'static str,
+    },
     /// The manifest is missing, unreadable or lacks a required role.
     #[error("model manifest: {0}")]
     Manifest(String),

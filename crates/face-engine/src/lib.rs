@@ -8,11 +8,12 @@
 //!
 //! The bundled models are compiled into the library ([`FaceEngine::load_embedded`]); nothing
 //! is downloaded. Two photos of one person score higher than photos of two people: the
-//! similarity is calibrated in 0..1 ([`compare`]), and Facegate's API calls 0.65 and above a
-//! solid match (docs/accuracy.md gives its false-accept rate).
+//! similarity is calibrated in 0..1 per face model ([`compare`]), and Facegate's API calls
+//! 0.65 and above a solid match (docs/accuracy.md gives its false-accept rate per model).
+//! Two embedders ship ([`FaceModel`]): `sface` (the default) and `fr_feature`.
 //!
 //! ```
-//! use facegate_face_engine::{FaceEngine, Image};
+//! use facegate_face_engine::{FaceEngine, FaceModel, Image};
 //!
 //! let engine = FaceEngine::load_embedded()?;
 //! # let photos = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -27,10 +28,10 @@
 //! // the largest face of each photo, its landmarks, and its embedding
 //! let embedding = |image: &Image| -> Result<_, Box<dyn std::error::Error>> {
 //!     let face = engine.primary_face(image)?;
-//!     Ok(engine.embed_face(image, &face)?)
+//!     Ok(engine.embed_face(FaceModel::DEFAULT, image, &face)?)
 //! };
-//! let same = engine.compare(&embedding(&first)?, &embedding(&second)?);
-//! let different = engine.compare(&embedding(&first)?, &embedding(&stranger)?);
+//! let same = engine.compare(&embedding(&first)?, &embedding(&second)?)?;
+//! let different = engine.compare(&embedding(&first)?, &embedding(&stranger)?)?;
 //! assert!(same > different, "same person {same:.2}, strangers {different:.2}");
 //!
 //! // the 480×600 ICAO portrait of the first photo, and what it checked
@@ -64,6 +65,8 @@ mod resample;
 
 use std::path::Path;
 
+pub use domain::FaceModel;
+
 pub use align::{ALIGNED_SIZE, ARCFACE_TEMPLATE, AlignedFace, Embedding};
 pub use antispoof::ColourCast;
 pub use decode::{DEFAULT_MAX_PIXELS, Image};
@@ -79,20 +82,23 @@ pub use portrait::{PhotoQuality, Portrait, PortraitDraft};
 use geometry::BoundingBox;
 use manifest::ModelSet;
 
-/// `file@sha256-prefix` of the manifest's embedder.
-fn embedder_id(entries: &[ModelEntry]) -> String {
-    entries
-        .iter()
-        .find(|e| e.role == ModelRole::Embedder)
-        .map(|e| format!("{}@{}", e.file, &e.sha256[..12.min(e.sha256.len())]))
-        .unwrap_or_default()
+/// `file@sha256-prefix` of the manifest's embedder of each face model, in
+/// [`FaceModel::ALL`]'s order.
+fn embedder_ids(entries: &[ModelEntry]) -> [String; FaceModel::ALL.len()] {
+    FaceModel::ALL.map(|model| {
+        entries
+            .iter()
+            .find(|e| e.role == ModelRole::embedder_of(model))
+            .map(|e| format!("{}@{}", e.file, &e.sha256[..12.min(e.sha256.len())]))
+            .unwrap_or_default()
+    })
 }
 
 /// The loaded models and every operation on them.
 #[derive(Debug, Clone)]
 pub struct FaceEngine {
     models: ModelSet,
-    embedder_id: String,
+    embedder_ids: [String; FaceModel::ALL.len()],
 }
 
 impl FaceEngine {
@@ -107,7 +113,7 @@ impl FaceEngine {
         let entries = read_manifest(models_dir)?;
         Ok(Self {
             models: ModelSet::load(models_dir, &entries, kernels)?,
-            embedder_id: embedder_id(&entries),
+            embedder_ids: embedder_ids(&entries),
         })
     }
 
@@ -116,15 +122,16 @@ impl FaceEngine {
     pub fn load_embedded() -> EngineResult<Self> {
         let entries = embedded::manifest()?;
         Ok(Self {
-            embedder_id: embedder_id(&entries),
+            embedder_ids: embedder_ids(&entries),
             models: embedded::load(&entries)?,
         })
     }
 
-    /// Identifies the embedder; stored with every embedding so vectors of different models
-    /// are never compared.
-    pub fn embedder_id(&self) -> &str {
-        &self.embedder_id
+    /// Identifies the embedder file of `model`; stored with every embedding so vectors of
+    /// different files are never compared.
+    pub fn embedder_id(&self, model: FaceModel) -> &str {
+        let position = FaceModel::ALL.iter().position(|m| *m == model);
+        position.map_or("", |i| &self.embedder_ids[i])
     }
 
     /// Per model role: inference runs and total seconds since start-up (for metrics).
@@ -240,20 +247,27 @@ impl FaceEngine {
         align::align(image.rgb(), &mesh.alignment_points()).ok_or(EngineError::NoFace)
     }
 
-    /// The L2-normalised identity vector of an aligned face.
-    pub fn embed(&self, aligned: &AlignedFace) -> EngineResult<Embedding> {
-        align::embed(&self.models, &self.embedder_id, aligned)
+    /// The L2-normalised identity vector of an aligned face by the embedder of `model`.
+    pub fn embed(&self, model: FaceModel, aligned: &AlignedFace) -> EngineResult<Embedding> {
+        align::embed(&self.models, model, self.embedder_id(model), aligned)
     }
 
-    /// Mesh, alignment and embedding of one detected face.
-    pub fn embed_face(&self, image: &Image, face: &Face) -> EngineResult<Embedding> {
+    /// Mesh, alignment and embedding (by the embedder of `model`) of one detected face.
+    pub fn embed_face(
+        &self,
+        model: FaceModel,
+        image: &Image,
+        face: &Face,
+    ) -> EngineResult<Embedding> {
         let mesh = self.landmarks(image, face)?;
-        self.embed(&self.align(image, &mesh)?)
+        self.embed(model, &self.align(image, &mesh)?)
     }
 
-    /// Similarity in 0..1 of two embeddings (calibrated; see [`compare`]).
-    pub fn compare(&self, a: &Embedding, b: &Embedding) -> f32 {
-        compare::similarity_from_cosine(a.cosine(b))
+    /// Similarity in 0..1 of two embeddings of one face model (calibrated per model, so a
+    /// threshold means the same false-accept rate whichever model made them; see
+    /// [`compare`]). `FaceModelMismatch` for embeddings of two models.
+    pub fn compare(&self, a: &Embedding, b: &Embedding) -> EngineResult<f32> {
+        Ok(compare::similarity_from_cosine(a.face_model, a.cosine(b)?))
     }
 
     /// Probability in 0..1 that `face` is a live face rather than a print or a screen.

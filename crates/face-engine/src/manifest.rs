@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
+use domain::FaceModel;
 use inference::{Kernels, OnnxModel};
 
 use crate::error::{EngineError, EngineResult};
@@ -17,18 +18,29 @@ pub enum ModelRole {
     DetectorGroup,
     Landmarks,
     Embedder,
+    /// SFace, the second identity embedder (issue 68).
+    EmbedderSface,
     AntiSpoof,
 }
 
 impl ModelRole {
     /// Every role, in manifest order.
-    pub const ALL: [ModelRole; 5] = [
+    pub const ALL: [ModelRole; 6] = [
         ModelRole::DetectorSelfie,
         ModelRole::DetectorGroup,
         ModelRole::Landmarks,
         ModelRole::Embedder,
+        ModelRole::EmbedderSface,
         ModelRole::AntiSpoof,
     ];
+
+    /// The role of the embedder of `model`.
+    pub fn embedder_of(model: FaceModel) -> ModelRole {
+        match model {
+            FaceModel::FrFeature => ModelRole::Embedder,
+            FaceModel::Sface => ModelRole::EmbedderSface,
+        }
+    }
 
     /// The name in the manifest and in metrics.
     pub fn as_str(self) -> &'static str {
@@ -37,6 +49,7 @@ impl ModelRole {
             ModelRole::DetectorGroup => "detector_group",
             ModelRole::Landmarks => "landmarks",
             ModelRole::Embedder => "embedder",
+            ModelRole::EmbedderSface => "embedder_sface",
             ModelRole::AntiSpoof => "anti_spoof",
         }
     }
@@ -69,6 +82,7 @@ pub(crate) struct ModelSet {
     pub detector_group: OnnxModel,
     pub landmarks: OnnxModel,
     pub embedder: OnnxModel,
+    pub embedder_sface: OnnxModel,
     pub anti_spoof: OnnxModel,
 }
 
@@ -103,6 +117,7 @@ impl ModelSet {
             ModelRole::DetectorGroup => &self.detector_group,
             ModelRole::Landmarks => &self.landmarks,
             ModelRole::Embedder => &self.embedder,
+            ModelRole::EmbedderSface => &self.embedder_sface,
             ModelRole::AntiSpoof => &self.anti_spoof,
         }
     }
@@ -142,19 +157,43 @@ impl ModelSet {
                     actual,
                 });
             }
-            Ok(OnnxModel::load(
-                role.as_str(),
-                &bytes,
-                &entry.input_shape,
-                kernels,
-            )?)
+            let model = OnnxModel::load(role.as_str(), &bytes, &entry.input_shape, kernels)?;
+            if let Some(face_model) = FaceModel::ALL
+                .into_iter()
+                .find(|m| ModelRole::embedder_of(*m) == role)
+            {
+                check_embedding_width(&model, &entry.file, face_model)?;
+            }
+            Ok(model)
         };
         Ok(Self {
             detector_selfie: load(ModelRole::DetectorSelfie)?,
             detector_group: load(ModelRole::DetectorGroup)?,
             landmarks: load(ModelRole::Landmarks)?,
             embedder: load(ModelRole::Embedder)?,
+            embedder_sface: load(ModelRole::EmbedderSface)?,
             anti_spoof: load(ModelRole::AntiSpoof)?,
         })
     }
+}
+
+/// An embedder whose output is not as wide as its face model's embeddings stops start-up: a
+/// swapped file of another width would write vectors that no stored collection can be
+/// searched with.
+fn check_embedding_width(model: &OnnxModel, file: &str, face_model: FaceModel) -> EngineResult<()> {
+    let actual = model
+        .benchmark_outputs()?
+        .first()
+        .map(Vec::len)
+        .unwrap_or_default();
+    let expected = face_model.dimensions();
+    if actual != expected {
+        return Err(EngineError::EmbedderWidth {
+            file: file.to_owned(),
+            face_model: face_model.as_str(),
+            expected,
+            actual,
+        });
+    }
+    Ok(())
 }

@@ -128,7 +128,9 @@ impl From<EngineError> for ApiError {
             EngineError::TooManyPixels { .. } => Self::new(Code::ImageTooManyPixels, message),
             EngineError::NoFace => Self::new(Code::NoFace, message),
             EngineError::MultipleFaces { .. } => Self::new(Code::MultipleFaces, message),
+            EngineError::FaceModelMismatch { .. } => Self::new(Code::EmbedderMismatch, message),
             EngineError::ModelMissing { .. }
+            | EngineError::EmbedderWidth { .. }
             | EngineError::ModelChecksum { .. }
             | EngineError::Manifest(_)
             | EngineError::Inference { .. } => {

@@ -26,6 +26,23 @@ pub fn unit_value(field: &str, value: Option<&str>) -> Result<Option<f32>, ApiEr
         })
 }
 
+/// An optional `face_model` (a form field or a JSON member): one of the shipped models, or
+/// 400 `invalid_face_model` listing them.
+pub fn face_model(value: Option<&str>) -> Result<Option<domain::FaceModel>, ApiError> {
+    let Some(raw) = value else { return Ok(None) };
+    domain::FaceModel::parse(raw.trim())
+        .map(Some)
+        .ok_or_else(|| {
+            ApiError::new(
+                Code::InvalidFaceModel,
+                format!(
+                    "`face_model` must be one of: {}",
+                    domain::FaceModel::names()
+                ),
+            )
+        })
+}
+
 /// A bounded count from the query string.
 pub fn count(query: &HashMap<String, String>, name: &str) -> Result<usize, ApiError> {
     let Some(raw) = query.get(name) else {

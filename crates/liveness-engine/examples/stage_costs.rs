@@ -80,7 +80,10 @@ fn main() {
         });
         timed(&mut samples[4], || {
             engine
-                .embed(&engine.align(&image, &mesh).expect("stage"))
+                .embed(
+                    face_engine::FaceModel::FrFeature,
+                    &engine.align(&image, &mesh).expect("stage"),
+                )
                 .expect("stage")
         });
         timed(&mut samples[5], || {

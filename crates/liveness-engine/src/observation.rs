@@ -4,7 +4,8 @@
 
 use face_engine::geometry::{BoundingBox, Point};
 use face_engine::{
-    DetectMode, DetectOptions, Embedding, EngineError, Face, FaceEngine, Image, Mesh, Pose,
+    DetectMode, DetectOptions, Embedding, EngineError, Face, FaceEngine, FaceModel, Image, Mesh,
+    Pose,
 };
 
 use crate::challenge::ActionReading;
@@ -148,7 +149,7 @@ pub fn observe(
         None
     };
     let embedding = if analysis.embedding {
-        Some(engine.embed(&engine.align(image, &mesh)?)?)
+        Some(engine.embed(FaceModel::FrFeature, &engine.align(image, &mesh)?)?)
     } else {
         None
     };

@@ -53,7 +53,11 @@ impl Services {
         let faces = search.prepare()?;
         tracing::info!(backend = ?store.backend(), applied, index = search.index_name(), faces, "database ready");
         let engine = Arc::new(settings.models.load_engine()?);
-        tracing::info!(embedder = engine.embedder_id(), "models loaded");
+        tracing::info!(
+            fr_feature = engine.embedder_id(face_engine::FaceModel::FrFeature),
+            sface = engine.embedder_id(face_engine::FaceModel::Sface),
+            "models loaded"
+        );
         let guard = webhooks::AddressGuard::new(settings.webhook_allowed_networks()?);
         let sessions = sessions::SessionService::new(
             store.clone(),

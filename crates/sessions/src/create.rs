@@ -4,7 +4,7 @@
 
 use std::net::IpAddr;
 
-use domain::{Session, SessionKind, SessionMode, SessionSeed, TenantId};
+use domain::{FaceModel, Session, SessionKind, SessionMode, SessionSeed, TenantId};
 use liveness_engine::LivenessSession;
 use storage::sessions::NewSession;
 
@@ -25,6 +25,9 @@ pub struct ManagedSessionRequest {
     /// Similarity at which the portrait matches the reference (0..=1; default the
     /// deployment's compare threshold, 0.65).
     pub match_threshold: Option<f32>,
+    /// The face model the reference is embedded and later compared with (default
+    /// [`FaceModel::DEFAULT`]); recorded with the reference.
+    pub face_model: Option<FaceModel>,
 }
 
 /// `POST /api/v1/session`.
@@ -117,10 +120,11 @@ impl SessionService {
             })
             .transpose()?;
         let match_threshold = self.match_threshold(request.match_threshold)?;
+        let face_model = request.face_model.unwrap_or(FaceModel::DEFAULT);
         let reference_embedding = request
             .reference_image
             .as_deref()
-            .map(|image| self.reference_embedding(image))
+            .map(|image| self.reference_embedding(face_model, image))
             .transpose()?;
         let (draw_seed, challenge_count) = self.draw(mode);
         let new = NewSession {
@@ -137,6 +141,7 @@ impl SessionService {
             max_attempts: 1,
             lifetime_ms: self.settings.lifetime_ms,
             match_threshold: reference_embedding.is_some().then_some(match_threshold),
+            reference_face_model: reference_embedding.is_some().then_some(face_model),
             reference_embedding,
         };
         let (session, token) = self.store.create_session(&new)?;
@@ -204,6 +209,7 @@ impl SessionService {
             max_attempts: policy.max_attempts,
             lifetime_ms: self.settings.lifetime_ms,
             reference_embedding: None,
+            reference_face_model: None,
             match_threshold: None,
         };
         let (session, token) = self.store.create_session(&new)?;

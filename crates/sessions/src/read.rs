@@ -2,7 +2,7 @@
 //! per-layer scores added only for the owning tenant's API key), the portrait, compare-with-
 //! session and the webhook attempt log.
 
-use domain::{Session, SessionKind, SessionStatus, TenantId, Verdict};
+use domain::{FaceModel, Session, SessionKind, SessionStatus, TenantId, Verdict};
 use face_engine::Image;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -196,11 +196,15 @@ impl SessionService {
         let _pass = self.inference.enter();
         let reference = Image::decode(&portrait)?;
         let reference_face = self.engine.primary_face(&reference)?;
-        let a = self.engine.embed_face(&reference, &reference_face)?;
+        let a = self
+            .engine
+            .embed_face(FaceModel::DEFAULT, &reference, &reference_face)?;
         let probe = Image::decode_with_limit(probe, self.settings.max_image_pixels)?;
         let probe_face = self.engine.primary_face(&probe)?;
-        let b = self.engine.embed_face(&probe, &probe_face)?;
-        let similarity = self.engine.compare(&a, &b);
+        let b = self
+            .engine
+            .embed_face(FaceModel::DEFAULT, &probe, &probe_face)?;
+        let similarity = self.engine.compare(&a, &b)?;
         let threshold = threshold.unwrap_or(self.settings.compare_threshold);
         Ok(CompareWithSessionView {
             similarity,

@@ -6,7 +6,7 @@
 //! liveness check and the compare.
 
 use base64::Engine as _;
-use domain::{FaceMatch, Session};
+use domain::{FaceMatch, FaceModel, Session};
 use face_engine::{EngineError, Image};
 
 use crate::{SessionError, SessionResult, SessionService};
@@ -38,10 +38,14 @@ impl SessionService {
         }
     }
 
-    /// The embedding of the face in a base64 reference image, validated as a Face Services
-    /// upload is: size, format, pixels; no face is `ReferenceHasNoFace`. Runs inference: call
-    /// it off the async workers.
-    pub(crate) fn reference_embedding(&self, base64_image: &str) -> SessionResult<Vec<f32>> {
+    /// The embedding by `model` of the face in a base64 reference image, validated as a Face
+    /// Services upload is: size, format, pixels; no face is `ReferenceHasNoFace`. Runs
+    /// inference: call it off the async workers.
+    pub(crate) fn reference_embedding(
+        &self,
+        model: FaceModel,
+        base64_image: &str,
+    ) -> SessionResult<Vec<f32>> {
         if base64_image.len() > MAX_REFERENCE_BASE64 {
             return Err(SessionError::ReferenceTooLarge {
                 max: MAX_REFERENCE_BYTES,
@@ -61,7 +65,7 @@ impl SessionService {
             Err(EngineError::NoFace) => return Err(SessionError::ReferenceHasNoFace),
             other => other?,
         };
-        Ok(self.engine.embed_face(&image, &face)?.vector)
+        Ok(self.engine.embed_face(model, &image, &face)?.vector)
     }
 
     /// The portrait of a passed session compared with its reference; `None` for a session
@@ -74,22 +78,24 @@ impl SessionService {
         if !session.has_reference {
             return Ok(None);
         }
-        let Some(reference) = self.store.session_reference_embedding(session.id)? else {
+        let Some((model, reference)) = self.store.session_reference_embedding(session.id)? else {
             return Ok(None);
         };
         let _pass = self.inference.enter();
         let portrait = Image::decode(portrait_jpeg)?;
         let face = self.engine.primary_face(&portrait)?;
-        let live = self.engine.embed_face(&portrait, &face)?;
+        // the portrait is embedded by the model that embedded the reference
+        let live = self.engine.embed_face(model, &portrait, &face)?;
         let reference = face_engine::Embedding {
             model: live.model.clone(),
+            face_model: model,
             vector: reference,
         };
         let threshold = session
             .match_threshold
             .unwrap_or(self.settings.compare_threshold);
         Ok(Some(FaceMatch::new(
-            self.engine.compare(&live, &reference),
+            self.engine.compare(&live, &reference)?,
             threshold,
         )))
     }

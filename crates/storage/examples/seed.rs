@@ -17,7 +17,12 @@ fn main() {
     let collection = ExternalId::parse("external_id", collection).expect("collection id");
     if store.collection(tenant, &collection).is_err() {
         store
-            .create_collection(tenant, &collection, "load test")
+            .create_collection(
+                tenant,
+                &collection,
+                "load test",
+                domain::FaceModel::FrFeature,
+            )
             .expect("collection");
     }
     let mut first = None;

@@ -3,7 +3,7 @@
 //! index is stale (several processes may share one PostgreSQL).
 
 use diesel::prelude::*;
-use domain::{Collection, ExternalId, IndexedFace, TenantId};
+use domain::{Collection, ExternalId, FaceModel, IndexedFace, TenantId};
 use uuid::Uuid;
 
 use crate::error::{Entity, StorageError, StorageResult};
@@ -19,6 +19,7 @@ pub(crate) struct CollectionRow {
     description: String,
     created_at: i64,
     version: i64,
+    face_model: String,
 }
 
 #[derive(Queryable, Insertable)]
@@ -35,11 +36,18 @@ struct FaceRow {
 }
 
 impl CollectionRow {
+    fn face_model(&self) -> StorageResult<FaceModel> {
+        FaceModel::parse(&self.face_model).ok_or_else(|| {
+            StorageError::Corrupt(format!("collection face_model `{}`", self.face_model))
+        })
+    }
+
     fn into_domain(self, face_count: Option<u64>) -> StorageResult<Collection> {
         Ok(Collection {
             id: parse_uuid(&self.id)?,
             tenant_id: TenantId(parse_uuid(&self.tenant_id)?),
             external_id: ExternalId::parse("external_id", &self.external_id)?,
+            face_model: self.face_model()?,
             description: self.description,
             created_at: self.created_at,
             face_count,
@@ -82,6 +90,7 @@ impl Store {
         tenant: TenantId,
         external_id: &ExternalId,
         description: &str,
+        face_model: FaceModel,
     ) -> StorageResult<Collection> {
         let row = CollectionRow {
             id: Uuid::now_v7().to_string(),
@@ -90,6 +99,7 @@ impl Store {
             description: description.to_owned(),
             created_at: now_millis(),
             version: 0,
+            face_model: face_model.as_str().to_owned(),
         };
         diesel::insert_into(collections::table)
             .values(&row)
@@ -113,6 +123,17 @@ impl Store {
     /// The internal id of a tenant's collection (`NotFound` otherwise), without counting faces.
     pub fn collection_id(&self, tenant: TenantId, external_id: &ExternalId) -> StorageResult<Uuid> {
         parse_uuid(&self.collection_row(tenant, external_id)?.id)
+    }
+
+    /// The internal id of a tenant's collection and its face model (`NotFound` otherwise),
+    /// without counting faces.
+    pub fn collection_id_and_model(
+        &self,
+        tenant: TenantId,
+        external_id: &ExternalId,
+    ) -> StorageResult<(Uuid, FaceModel)> {
+        let row = self.collection_row(tenant, external_id)?;
+        Ok((parse_uuid(&row.id)?, row.face_model()?))
     }
 
     /// A collection with its face count.

@@ -1,8 +1,8 @@
-//! pgvector's index on PostgreSQL: each face's vector is also written to
-//! `faces.embedding_vector` in the transaction that stores the face (when the extension was
-//! there at migration time), and searched through an HNSW index. A vector of another width
-//! than the column's (`SEARCH_VECTOR_WIDTH`) has no column value; its collection is searched
-//! exactly in memory instead.
+//! pgvector's index on PostgreSQL: each face's vector is also written to the vector column of
+//! its width (`faces.embedding_vector`, 512-d for `fr_feature`; `embedding_vector_128` for
+//! SFace) in the transaction that stores the face (when the extension was there at migration
+//! time), and searched through that column's HNSW index. A vector of a width no column has
+//! (`SEARCH_VECTOR_COLUMNS`) is searched exactly in memory instead.
 
 use domain::{SearchHit, VectorIndex};
 use uuid::Uuid;
@@ -12,7 +12,7 @@ use crate::dialect::postgres;
 use crate::error::{StorageError, StorageResult};
 use crate::memory_index::MemoryVectorIndex;
 
-pub use crate::dialect::postgres::SEARCH_VECTOR_WIDTH;
+pub use crate::dialect::postgres::{SEARCH_VECTOR_COLUMNS, search_vector_column};
 /// HNSW candidate list size; recall@10 against exact search is measured in the tests.
 pub const EF_SEARCH: usize = 100;
 
@@ -67,7 +67,7 @@ impl VectorIndex for PgvectorIndex {
         k: usize,
         min_cosine: f32,
     ) -> StorageResult<Vec<SearchHit>> {
-        if query.len() != SEARCH_VECTOR_WIDTH {
+        if search_vector_column(query.len()).is_none() {
             return self
                 .other_widths
                 .search(collection_id, query, k, min_cosine);

@@ -27,6 +27,7 @@ diesel::table! {
         description -> Text,
         created_at -> BigInt,
         version -> BigInt,
+        face_model -> Text,
     }
 }
 
@@ -70,6 +71,7 @@ diesel::table! {
         match_threshold -> Nullable<Double>,
         face_match -> Nullable<Text>,
         draw_seed -> Nullable<Binary>,
+        reference_face_model -> Nullable<Text>,
     }
 }
 

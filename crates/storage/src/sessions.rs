@@ -3,7 +3,9 @@
 //! Retention is `retention.rs`.
 
 use diesel::prelude::*;
-use domain::{Session, SessionKind, SessionMode, SessionSeed, SessionStatus, TenantId, Verdict};
+use domain::{
+    FaceModel, Session, SessionKind, SessionMode, SessionSeed, SessionStatus, TenantId, Verdict,
+};
 use uuid::Uuid;
 
 use crate::error::{Entity, StorageError, StorageResult};
@@ -30,6 +32,8 @@ pub struct NewSession {
     /// Liveness with verify: the reference face's embedding, held until the session completes
     /// or expires.
     pub reference_embedding: Option<Vec<f32>>,
+    /// The face model that embedded the reference.
+    pub reference_face_model: Option<FaceModel>,
     pub match_threshold: Option<f32>,
 }
 
@@ -61,6 +65,7 @@ pub(crate) struct SessionRow {
     match_threshold: Option<f64>,
     face_match: Option<String>,
     draw_seed: Option<Vec<u8>>,
+    reference_face_model: Option<String>,
 }
 
 /// A session a client has started streaming, with the seed its draws come from.
@@ -166,6 +171,7 @@ impl Store {
             match_threshold: new.match_threshold.map(f64::from),
             face_match: None,
             draw_seed: Some(new.draw_seed.as_bytes().to_vec()),
+            reference_face_model: new.reference_face_model.map(|m| m.as_str().to_owned()),
         };
         diesel::insert_into(sessions::table)
             .values(&row)
@@ -368,13 +374,23 @@ impl Store {
         })
     }
 
-    /// The reference face's embedding of a session created with one, while it is held (until
-    /// the session completes or expires).
-    pub fn session_reference_embedding(&self, id: Uuid) -> StorageResult<Option<Vec<f32>>> {
-        self.session_row(id)?
-            .reference_embedding
-            .as_deref()
-            .map(crate::embedding_from_blob)
-            .transpose()
+    /// The reference face's embedding of a session created with one and the face model that
+    /// made it (`fr_feature` for references stored before models were recorded), while it is
+    /// held (until the session completes or expires).
+    pub fn session_reference_embedding(
+        &self,
+        id: Uuid,
+    ) -> StorageResult<Option<(FaceModel, Vec<f32>)>> {
+        let row = self.session_row(id)?;
+        let Some(blob) = row.reference_embedding.as_deref() else {
+            return Ok(None);
+        };
+        let model = match row.reference_face_model.as_deref() {
+            None => FaceModel::LEGACY,
+            Some(name) => FaceModel::parse(name).ok_or_else(|| {
+                StorageError::Corrupt(format!("session reference_face_model `{name}`"))
+            })?,
+        };
+        Ok(Some((model, crate::embedding_from_blob(blob)?)))
     }
 }

@@ -44,6 +44,7 @@ fn a_failing_delivery_is_tried_at_each_due_time_and_never_after_the_last() {
             max_attempts: 3,
             lifetime_ms: 60_000,
             reference_embedding: None,
+            reference_face_model: None,
             match_threshold: None,
         })
         .expect("session");

@@ -16,11 +16,20 @@ fn serve_is_the_default_and_healthz_answers_after_models_load() {
         .read_json()
         .expect("json");
     assert_eq!(body["status"], "ok");
+    // the default face model's embedder, and every model's
+    assert_eq!(body["default_face_model"], "sface");
     assert!(
         body["embedder"]
             .as_str()
-            .is_some_and(|e| e.starts_with("fr_feature.onnx@"))
+            .is_some_and(|e| e.starts_with("face_recognition_sface.onnx@"))
     );
+    assert!(
+        body["embedders"]["fr_feature"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("fr_feature.onnx@")),
+        "{body}"
+    );
+    assert_eq!(body["embedders"]["sface"], body["embedder"]);
 }
 
 #[test]
@@ -231,7 +240,7 @@ fn keys_create_list_revoke_and_migrate() {
         );
         String::from_utf8_lossy(&output.stdout).into_owned()
     };
-    assert!(run(&["migrate"]).contains("applied 7 migration"));
+    assert!(run(&["migrate"]).contains("applied 8 migration"));
     assert!(run(&["migrate"]).contains("applied 0 migration"));
     let created = run(&["keys", "create", "--tenant", "acme"]);
     let key = created

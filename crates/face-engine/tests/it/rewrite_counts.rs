@@ -37,6 +37,7 @@ fn every_model_has_its_expected_rewrites() {
         (ModelRole::DetectorGroup, counts(18, 0, 1, 0, 0)),
         (ModelRole::Landmarks, counts(20, 23, 0, 5, 0)),
         (ModelRole::Embedder, counts(17, 33, 0, 0, 119_016)),
+        (ModelRole::EmbedderSface, counts(13, 27, 0, 0, 0)),
         (ModelRole::AntiSpoof, counts(17, 33, 0, 0, 0)),
     ];
     for (role, expected) in expected {

@@ -7,7 +7,7 @@
 use crate::common;
 
 use facegate_face_engine::{
-    DetectMode, DetectOptions, FaceEngine, Image, Kernels, ModelRole, Rewrite,
+    DetectMode, DetectOptions, FaceEngine, FaceModel, Image, Kernels, ModelRole, Rewrite,
 };
 
 fn plain_tract() -> FaceEngine {
@@ -69,13 +69,19 @@ fn detections_meshes_embeddings_and_anti_spoof_agree_with_plain_tract() {
             .fold(0.0f32, f32::max);
         assert!(worst < 0.01, "{relative}: mesh points moved {worst} px");
         let (emb_a, emb_b) = (
-            ours.embed(&ours.align(&image, &mesh_a).expect("engine call"))
-                .expect("engine call"),
+            ours.embed(
+                FaceModel::FrFeature,
+                &ours.align(&image, &mesh_a).expect("engine call"),
+            )
+            .expect("engine call"),
             plain
-                .embed(&plain.align(&image, &mesh_b).expect("engine call"))
+                .embed(
+                    FaceModel::FrFeature,
+                    &plain.align(&image, &mesh_b).expect("engine call"),
+                )
                 .expect("engine call"),
         );
-        let cosine = emb_a.cosine(&emb_b);
+        let cosine = emb_a.cosine(&emb_b).expect("one model");
         assert!(cosine > 0.99999, "{relative}: embeddings cosine {cosine}");
         let (spoof_a, spoof_b) = (
             ours.anti_spoof(&image, &face).expect("engine call"),
@@ -226,8 +232,10 @@ fn zeroing_the_dead_weights_changes_no_embedding_bit() {
             .align(&image, &ours.landmarks(&image, &face).expect("mesh"))
             .expect("aligned face");
         let (a, b) = (
-            ours.embed(&aligned).expect("embedding"),
-            kept.embed(&aligned).expect("embedding"),
+            ours.embed(FaceModel::FrFeature, &aligned)
+                .expect("embedding"),
+            kept.embed(FaceModel::FrFeature, &aligned)
+                .expect("embedding"),
         );
         let differing = a
             .vector

@@ -28,6 +28,10 @@ pub struct CompareForm {
     target_image: Vec<u8>,
     #[schema(required = false, minimum = 0.0, maximum = 1.0, default = 0.65)]
     threshold: f32,
+    /// The face model that embeds both faces (default `sface`); the similarity is calibrated
+    /// for it, so a threshold means the same false-accept rate with either model.
+    #[schema(value_type = app::dto::FaceModelSchema, required = false)]
+    face_model: String,
 }
 
 /// The v1 compare form: `reference`, `probe` and an optional `threshold` (default 0.65).
@@ -40,6 +44,10 @@ pub struct CompareV1Form {
     probe: Vec<u8>,
     #[schema(required = false, minimum = 0.0, maximum = 1.0, default = 0.65)]
     threshold: f32,
+    /// The face model that embeds both faces (default `sface`); the similarity is calibrated
+    /// for it, so a threshold means the same false-accept rate with either model.
+    #[schema(value_type = app::dto::FaceModelSchema, required = false)]
+    face_model: String,
 }
 
 /// A probe image, the session whose portrait it is compared with, an optional `threshold`

@@ -28,6 +28,10 @@ pub struct CreateCollection {
     #[serde(default)]
     #[schema(max_length = 1024)]
     description: String,
+    /// The face model that embeds every face of the collection (default `sface`). It never
+    /// changes: images are not kept, so embeddings cannot be recomputed with another model.
+    #[schema(value_type = Option<app::dto::FaceModelSchema>)]
+    face_model: Option<String>,
 }
 
 pub(crate) type Query = web::Query<HashMap<String, String>>;
@@ -39,7 +43,7 @@ pub(crate) type Query = web::Query<HashMap<String, String>>;
     request_body = CreateCollection,
     responses(
         (status = 201, description = "Created", body = CollectionDto),
-        (status = 400, description = "an `external_id` that is not 1-255 of `[A-Za-z0-9_.:-]` (`invalid_identifier`)", body = ErrorBody),
+        (status = 400, description = "an `external_id` that is not 1-255 of `[A-Za-z0-9_.:-]` (`invalid_identifier`), a `face_model` that is not `fr_feature` or `sface` (`invalid_face_model`)", body = ErrorBody),
         (status = 408, description = "the body arrived too slowly (`body_timeout`)", body = ErrorBody),
         (status = 409, description = "the tenant already has a collection with this id (`collection_already_exists`)", body = ErrorBody),
         KeyErrors,
@@ -52,9 +56,10 @@ pub async fn create(
     body: web::Json<CreateCollection>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
+    let face_model = params::face_model(body.face_model.as_deref())?;
     let faces = state.faces.clone();
     let created = crate::blocking(move || {
-        faces.do_create_collection(tenant.0, &body.external_id, &body.description)
+        faces.do_create_collection(tenant.0, &body.external_id, &body.description, face_model)
     })
     .await?;
     Ok(HttpResponse::Created().json(created))

@@ -53,14 +53,15 @@ async fn compare_fields(
         payload,
         FormSpec {
             files: fields,
-            texts: &["threshold"],
+            texts: &["threshold", "face_model"],
         },
     )
     .await?;
     let threshold = params::unit_value("threshold", form.text("threshold"))?;
+    let face_model = params::face_model(form.text("face_model"))?;
     let (source, target) = (form.file(fields[0])?, form.file(fields[1])?);
     let faces = state.faces.clone();
-    crate::blocking(move || faces.do_compare(&source, &target, threshold)).await
+    crate::blocking(move || faces.do_compare(&source, &target, threshold, face_model)).await
 }
 
 #[utoipa::path(

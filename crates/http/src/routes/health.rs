@@ -12,7 +12,11 @@ use crate::error::Code;
 #[derive(Debug, Serialize)]
 struct Health<'a> {
     status: &'a str,
+    /// The embedder file of the default face model (kept from before face models).
     embedder: &'a str,
+    default_face_model: domain::FaceModel,
+    /// Every face model's embedder file (`file@sha256-prefix`).
+    embedders: std::collections::BTreeMap<&'static str, &'a str>,
 }
 
 #[utoipa::path(
@@ -22,9 +26,15 @@ struct Health<'a> {
     responses((status = 200, description = "The models are loaded")),
 )]
 pub async fn healthz(state: web::Data<AppState>) -> HttpResponse {
+    let engine = state.faces.engine();
     HttpResponse::Ok().json(Health {
         status: "ok",
-        embedder: state.faces.engine().embedder_id(),
+        embedder: engine.embedder_id(domain::FaceModel::DEFAULT),
+        default_face_model: domain::FaceModel::DEFAULT,
+        embedders: domain::FaceModel::ALL
+            .into_iter()
+            .map(|model| (model.as_str(), engine.embedder_id(model)))
+            .collect(),
     })
 }
 

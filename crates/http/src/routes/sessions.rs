@@ -59,6 +59,11 @@ pub struct ManagedSessionBody {
     /// Similarity (0..1) from which the portrait matches `reference_image`; default 0.65.
     #[schema(minimum = 0.0, maximum = 1.0, example = 0.65)]
     match_threshold: Option<f32>,
+    /// The face model that embeds `reference_image` and, after a `pass`, the portrait
+    /// (default `sface`); recorded with the reference, and `match_threshold` is calibrated
+    /// for it.
+    #[schema(value_type = Option<app::dto::FaceModelSchema>)]
+    face_model: Option<String>,
 }
 
 /// A session's mode.
@@ -170,7 +175,7 @@ async fn read<T: Send + 'static>(
     request_body = ManagedSessionBody,
     responses(
         (status = 201, description = "Session created", body = ManagedSessionCreated),
-        (status = 400, description = "`invalid_json`, `invalid_mode`, `invalid_reference_id`, `invalid_redirect_url`, `invalid_webhook_url`, `invalid_reference_image`, `reference_no_face`, `invalid_match_threshold`, `empty_image`, `invalid_image`", body = ErrorBody),
+        (status = 400, description = "`invalid_json`, `invalid_mode`, `invalid_reference_id`, `invalid_redirect_url`, `invalid_webhook_url`, `invalid_reference_image`, `reference_no_face`, `invalid_match_threshold`, `invalid_face_model`, `empty_image`, `invalid_image`", body = ErrorBody),
         (status = 408, description = "the body arrived too slowly (`body_timeout`)", body = ErrorBody),
         (status = 413, description = "`invalid_json` (body over 12 MB), `image_too_large` (reference over 8 MB decoded), `image_too_many_pixels`", body = ErrorBody),
         (status = 415, description = "`invalid_json` (not a JSON content type), `unsupported_image_format` (reference not JPEG, PNG or WebP)", body = ErrorBody),
@@ -190,6 +195,7 @@ pub async fn create_managed(
         mode: body.mode,
         reference_image: body.reference_image,
         match_threshold: body.match_threshold,
+        face_model: crate::params::face_model(body.face_model.as_deref())?,
     };
     let created = run(&state, move |s| s.create_managed(tenant.0, request)).await?;
     Ok(HttpResponse::Created().json(ManagedSessionCreated {

@@ -7,7 +7,7 @@
 //! same person scored that low, see docs/accuracy.md), or several faces in more than a fifth
 //! of the frames.
 
-use domain::ReasonCode;
+use domain::{FaceModel, ReasonCode};
 use face_engine::compare::similarity_from_cosine;
 
 use super::{Layer, LayerScore, ramp};
@@ -35,7 +35,10 @@ pub fn score(frames: &[FrameObservation]) -> LayerScore {
     let mut lowest = 1.0f32;
     for (i, a) in embeddings.iter().enumerate() {
         for b in &embeddings[i + 1..] {
-            lowest = lowest.min(similarity_from_cosine(a.cosine(b)));
+            // every frame is embedded by one model (`FrameObservation`): pairs always compare
+            if let Ok(cosine) = a.cosine(b) {
+                lowest = lowest.min(similarity_from_cosine(FaceModel::FrFeature, cosine));
+            }
         }
     }
     let reason = format!(

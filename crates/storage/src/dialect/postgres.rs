@@ -12,8 +12,18 @@ const MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postg
 /// The advisory lock that serialises migrations of replicas starting together.
 const MIGRATION_LOCK: i64 = 0x6661_6365_6761_7465; // "facegate"
 
-/// Width of the `faces.embedding_vector` column (the bundled embedder's).
-pub const SEARCH_VECTOR_WIDTH: usize = 512;
+/// The vector columns of `faces` with an HNSW index, by width: one per face model
+/// (`fr_feature` 512-d, SFace 128-d).
+pub const SEARCH_VECTOR_COLUMNS: [(usize, &str); 2] =
+    [(512, "embedding_vector"), (128, "embedding_vector_128")];
+
+/// The indexed column for vectors of `width`, if there is one.
+pub fn search_vector_column(width: usize) -> Option<&'static str> {
+    SEARCH_VECTOR_COLUMNS
+        .iter()
+        .find(|(w, _)| *w == width)
+        .map(|(_, column)| *column)
+}
 
 /// Applies pending migrations holding a session advisory lock, so replicas starting at once
 /// migrate one after another: the second finds nothing pending instead of racing the first.
@@ -77,14 +87,17 @@ pub(super) fn set_search_vector(
     face_id: &str,
     vector: &[f32],
 ) -> QueryResult<()> {
-    if vector.len() != SEARCH_VECTOR_WIDTH {
+    let Some(column) = search_vector_column(vector.len()) else {
         return Ok(());
-    }
-    diesel::sql_query("UPDATE faces SET embedding_vector = CAST($1 AS vector) WHERE id = $2")
-        .bind::<Text, _>(vector_literal(vector))
-        .bind::<Text, _>(face_id)
-        .execute(pg)
-        .map(|_| ())
+    };
+    // `column` is one of SEARCH_VECTOR_COLUMNS' constants, never input
+    diesel::sql_query(format!(
+        "UPDATE faces SET {column} = CAST($1 AS vector) WHERE id = $2"
+    ))
+    .bind::<Text, _>(vector_literal(vector))
+    .bind::<Text, _>(face_id)
+    .execute(pg)
+    .map(|_| ())
 }
 
 /// One row of an HNSW search: a face id and its cosine to the query.
@@ -96,8 +109,9 @@ pub(crate) struct NearestFace {
     pub cosine: f64,
 }
 
-/// The `k` nearest faces of a collection by inner product through the HNSW index, exploring
-/// `ef_search` candidates, best first.
+/// The `k` nearest faces of a collection by inner product through the HNSW index of the
+/// query's width (the caller checks there is one), exploring `ef_search` candidates, best
+/// first.
 pub(crate) fn nearest_faces(
     pg: &mut PgConnection,
     collection_id: Uuid,
@@ -105,14 +119,20 @@ pub(crate) fn nearest_faces(
     k: usize,
     ef_search: usize,
 ) -> QueryResult<Vec<NearestFace>> {
+    let column = search_vector_column(query.len()).ok_or_else(|| {
+        diesel::result::Error::QueryBuilderError(
+            format!("no vector index for width {}", query.len()).into(),
+        )
+    })?;
     pg.transaction(|c| {
         diesel::sql_query(format!("SET LOCAL hnsw.ef_search = {ef_search}")).execute(c)?;
         diesel::sql_query("SET LOCAL hnsw.iterative_scan = strict_order").execute(c)?;
-        diesel::sql_query(
-            "SELECT id, (-(embedding_vector <#> CAST($1 AS vector)))::float8 AS cosine FROM faces \
-             WHERE collection_id = $2 AND embedding_vector IS NOT NULL \
-             ORDER BY embedding_vector <#> CAST($1 AS vector) LIMIT $3",
-        )
+        // `column` is one of SEARCH_VECTOR_COLUMNS' constants, never input
+        diesel::sql_query(format!(
+            "SELECT id, (-({column} <#> CAST($1 AS vector)))::float8 AS cosine FROM faces \
+             WHERE collection_id = $2 AND {column} IS NOT NULL \
+             ORDER BY {column} <#> CAST($1 AS vector) LIMIT $3"
+        ))
         .bind::<Text, _>(vector_literal(query))
         .bind::<Text, _>(collection_id.to_string())
         .bind::<Integer, _>(k as i32)

@@ -22,7 +22,7 @@ fn concurrent_writers_never_fail_with_locked_database() {
         let store = db.store.clone();
         let tenant = store.create_tenant("t").expect("tenant").id;
         store
-            .create_collection(tenant, &ext("c"), "")
+            .create_collection(tenant, &ext("c"), "", domain::FaceModel::FrFeature)
             .expect("collection");
         let threads: Vec<_> = (0..8)
             .map(|t| {
@@ -54,7 +54,7 @@ fn searches_stay_correct_while_other_threads_index_and_delete() {
     for (backend, db) in common::backends() {
         let tenant = db.store.create_tenant("t").expect("tenant").id;
         db.store
-            .create_collection(tenant, &ext("c"), "")
+            .create_collection(tenant, &ext("c"), "", domain::FaceModel::FrFeature)
             .expect("collection");
         let search = Arc::new(common::search_over(&db.store));
         // a stable face that must always be found as its own best match
@@ -197,6 +197,7 @@ fn verdicts_are_stored_while_other_sessions_write() {
             max_attempts: 3,
             lifetime_ms: 600_000,
             reference_embedding: None,
+            reference_face_model: None,
             match_threshold: None,
         };
         let ids: Vec<_> = (0..48)

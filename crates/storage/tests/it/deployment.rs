@@ -97,7 +97,7 @@ fn a_collection_refuses_vectors_of_another_embedder() {
     for (backend, db) in common::backends() {
         let tenant: TenantId = db.store.ensure_tenant("acme").expect("tenant").id;
         db.store
-            .create_collection(tenant, &ext("customers"), "")
+            .create_collection(tenant, &ext("customers"), "", domain::FaceModel::FrFeature)
             .expect("collection");
         let dim = 512;
         db.store

@@ -77,7 +77,7 @@ fn index_units(
 ) {
     search
         .store()
-        .create_collection(tenant, &ext(name), "")
+        .create_collection(tenant, &ext(name), "", domain::FaceModel::FrFeature)
         .expect("collection");
     for i in 0..count {
         search

@@ -85,17 +85,22 @@ fn ids_are_unique_per_tenant_and_lists_page(
     backend: &str,
 ) {
     store
-        .create_collection(a, &ext("customers"), "first")
+        .create_collection(a, &ext("customers"), "first", domain::FaceModel::FrFeature)
         .expect("create");
     assert!(
         matches!(
-            store.create_collection(a, &ext("customers"), "again"),
+            store.create_collection(a, &ext("customers"), "again", domain::FaceModel::FrFeature),
             Err(StorageError::Conflict { .. })
         ),
         "{backend}"
     );
     store
-        .create_collection(b, &ext("customers"), "b's own")
+        .create_collection(
+            b,
+            &ext("customers"),
+            "b's own",
+            domain::FaceModel::FrFeature,
+        )
         .expect("same id, other tenant");
     assert_eq!(
         store
@@ -109,9 +114,20 @@ fn ids_are_unique_per_tenant_and_lists_page(
         Err(StorageError::NotFound { .. })
     ));
     for i in 0..5 {
-        store
-            .create_collection(a, &ext(&format!("c{i}")), "")
+        // every other collection SFace's: the model is the collection's, read back as made
+        let model = domain::FaceModel::ALL[i % 2];
+        let made = store
+            .create_collection(a, &ext(&format!("c{i}")), "", model)
             .expect("create");
+        assert_eq!(made.face_model, model, "{backend}");
+        assert_eq!(
+            store
+                .collection_id_and_model(a, &ext(&format!("c{i}")))
+                .expect("read")
+                .1,
+            model,
+            "{backend}"
+        );
     }
     let first = store.list_collections(a, 4, None).expect("page 1");
     assert_eq!(first.items.len(), 4);
@@ -191,7 +207,7 @@ fn search_sees_index_and_delete_at_once_across_processes() {
     for (backend, db) in common::backends() {
         let tenant = db.store.create_tenant("t").expect("tenant").id;
         db.store
-            .create_collection(tenant, &ext("people"), "")
+            .create_collection(tenant, &ext("people"), "", domain::FaceModel::FrFeature)
             .expect("collection");
         let here = common::search_over(&db.store);
         // a second "process": its own index over the same database
@@ -248,15 +264,35 @@ fn migrations_go_up_down_and_up_again() {
     for (backend, db) in common::backends() {
         let mut conn = db.store.connection().expect("conn");
         connection::revert_all_migrations(&mut conn).expect("down");
-        // PostgreSQL has one more migration: the optional pgvector column and index
-        let expected = if backend == "postgres" { 8 } else { 7 };
+        // PostgreSQL has two more migrations: the optional pgvector columns and indexes
+        let expected = if backend == "postgres" { 10 } else { 8 };
         let applied = connection::run_migrations(&mut conn).expect("up");
         assert_eq!(applied, expected, "{backend}");
         assert_eq!(connection::run_migrations(&mut conn).expect("noop"), 0);
         drop(conn);
-        db.store
+        let tenant = db
+            .store
             .create_tenant("after-migrations")
-            .expect("schema usable");
+            .expect("schema usable")
+            .id;
+        // a collection written as before face models (no `face_model`) reads as `fr_feature`,
+        // the model every such collection was embedded with
+        use diesel::RunQueryDsl;
+        let mut conn = db.store.connection().expect("conn");
+        diesel::sql_query(format!(
+            "INSERT INTO collections (id, tenant_id, external_id, description, created_at, version) \
+             VALUES ('{}', '{}', 'before-face-models', '', 0, 0)",
+            uuid::Uuid::now_v7(),
+            tenant.0
+        ))
+        .execute(&mut *conn)
+        .expect("old-style row");
+        drop(conn);
+        let old = db
+            .store
+            .collection(tenant, &ext("before-face-models"))
+            .expect("read");
+        assert_eq!(old.face_model, domain::FaceModel::FrFeature, "{backend}");
     }
 }
 

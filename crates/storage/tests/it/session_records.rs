@@ -31,6 +31,7 @@ fn create(store: &Store, tenant: TenantId, reference_id: &str) -> Uuid {
             max_attempts: 1,
             lifetime_ms: 600_000,
             reference_embedding: None,
+            reference_face_model: None,
             match_threshold: None,
         })
         .expect("session");

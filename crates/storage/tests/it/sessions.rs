@@ -48,6 +48,7 @@ fn new_session(tenant: TenantId, lifetime_ms: i64) -> NewSession {
         max_attempts: 3,
         lifetime_ms,
         reference_embedding: Some(vec![0.6, 0.8]),
+        reference_face_model: Some(domain::FaceModel::Sface),
         match_threshold: Some(0.7),
     }
 }
@@ -68,7 +69,7 @@ fn a_session_is_read_by_its_token_only(
         store
             .session_reference_embedding(session.id)
             .expect("reference"),
-        Some(vec![0.6, 0.8]),
+        Some((domain::FaceModel::Sface, vec![0.6, 0.8])),
         "{backend}"
     );
     let (read, digest) = store.session_and_token_digest(session.id).expect("row");

@@ -37,6 +37,7 @@ from .error_detail import ErrorDetail
 from .error_detail_code import ErrorDetailCode
 from .face_dto import FaceDto
 from .face_list import FaceList
+from .face_model import FaceModel
 from .image_form import ImageForm
 from .image_size import ImageSize
 from .index_face_form import IndexFaceForm
@@ -99,6 +100,7 @@ __all__ = (
     "ErrorDetailCode",
     "FaceDto",
     "FaceList",
+    "FaceModel",
     "ImageForm",
     "ImageSize",
     "IndexedFaceDto",

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.face_model import FaceModel
 from ..types import UNSET, Unset
 from typing import cast
 
@@ -27,12 +28,15 @@ class CollectionDto:
             created_at (int):
             description (str):
             external_id (str):
+            face_model (FaceModel): A face model (embedder). Similarities are calibrated per model, so a threshold means the
+                same false-accept rate with either; embeddings of two models are never compared.
             face_count (int | None | Unset):
      """
 
     created_at: int
     description: str
     external_id: str
+    face_model: FaceModel
     face_count: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -47,6 +51,8 @@ class CollectionDto:
 
         external_id = self.external_id
 
+        face_model = self.face_model.value
+
         face_count: int | None | Unset
         if isinstance(self.face_count, Unset):
             face_count = UNSET
@@ -60,6 +66,7 @@ class CollectionDto:
             "created_at": created_at,
             "description": description,
             "external_id": external_id,
+            "face_model": face_model,
         })
         if face_count is not UNSET:
             field_dict["face_count"] = face_count
@@ -77,6 +84,11 @@ class CollectionDto:
 
         external_id = d.pop("external_id")
 
+        face_model = FaceModel(d.pop("face_model"))
+
+
+
+
         def _parse_face_count(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -91,6 +103,7 @@ class CollectionDto:
             created_at=created_at,
             description=description,
             external_id=external_id,
+            face_model=face_model,
             face_count=face_count,
         )
 

@@ -10,6 +10,7 @@ from .. import types
 
 from ..types import UNSET, Unset
 
+from ..models.face_model import FaceModel
 from ..types import File, FileTypes
 from ..types import UNSET, Unset
 from io import BytesIO
@@ -30,11 +31,15 @@ class CompareForm:
         Attributes:
             source_image (File):
             target_image (File):
+            face_model (FaceModel | Unset): A face model (embedder). Similarities are calibrated per model, so a threshold
+                means the
+                same false-accept rate with either; embeddings of two models are never compared.
             threshold (float | Unset):  Default: 0.65.
      """
 
     source_image: File
     target_image: File
+    face_model: FaceModel | Unset = UNSET
     threshold: float | Unset = 0.65
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -49,6 +54,11 @@ class CompareForm:
         target_image = self.target_image.to_tuple()
 
 
+        face_model: str | Unset = UNSET
+        if not isinstance(self.face_model, Unset):
+            face_model = self.face_model.value
+
+
         threshold = self.threshold
 
 
@@ -58,6 +68,8 @@ class CompareForm:
             "source_image": source_image,
             "target_image": target_image,
         })
+        if face_model is not UNSET:
+            field_dict["face_model"] = face_model
         if threshold is not UNSET:
             field_dict["threshold"] = threshold
 
@@ -72,6 +84,11 @@ class CompareForm:
 
 
         files.append(("target_image", self.target_image.to_tuple()))
+
+
+
+        if not isinstance(self.face_model, Unset):
+            files.append(("face_model",  (None, str(self.face_model.value).encode(), "text/plain")))
 
 
 
@@ -106,11 +123,22 @@ class CompareForm:
 
 
 
+        _face_model = d.pop("face_model", UNSET)
+        face_model: FaceModel | Unset
+        if isinstance(_face_model,  Unset):
+            face_model = UNSET
+        else:
+            face_model = FaceModel(_face_model)
+
+
+
+
         threshold = d.pop("threshold", UNSET)
 
         compare_form = cls(
             source_image=source_image,
             target_image=target_image,
+            face_model=face_model,
             threshold=threshold,
         )
 

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.face_model import FaceModel
 from typing import cast
 
 if TYPE_CHECKING:
@@ -25,6 +26,8 @@ T = TypeVar("T", bound="CompareResponse")
 class CompareResponse:
     """ 
         Attributes:
+            face_model (FaceModel): A face model (embedder). Similarities are calibrated per model, so a threshold means the
+                same false-accept rate with either; embeddings of two models are never compared.
             is_match (bool):
             similarity (float):
             source_face (FaceDto): One detected face.
@@ -32,6 +35,7 @@ class CompareResponse:
             threshold (float):
      """
 
+    face_model: FaceModel
     is_match: bool
     similarity: float
     source_face: FaceDto
@@ -45,6 +49,8 @@ class CompareResponse:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.face_dto import FaceDto # noqa: PLC0415
+        face_model = self.face_model.value
+
         is_match = self.is_match
 
         similarity = self.similarity
@@ -59,6 +65,7 @@ class CompareResponse:
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({
+            "face_model": face_model,
             "is_match": is_match,
             "similarity": similarity,
             "source_face": source_face,
@@ -74,6 +81,11 @@ class CompareResponse:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.face_dto import FaceDto # noqa: PLC0415
         d = dict(src_dict)
+        face_model = FaceModel(d.pop("face_model"))
+
+
+
+
         is_match = d.pop("is_match")
 
         similarity = d.pop("similarity")
@@ -91,6 +103,7 @@ class CompareResponse:
         threshold = d.pop("threshold")
 
         compare_response = cls(
+            face_model=face_model,
             is_match=is_match,
             similarity=similarity,
             source_face=source_face,

@@ -8,7 +8,9 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.face_model import FaceModel
 from ..types import UNSET, Unset
+from typing import cast
 
 
 
@@ -26,10 +28,12 @@ class CreateCollection:
         Attributes:
             external_id (str): 1-255 characters of `[A-Za-z0-9_.:-]`, unique within the tenant.
             description (str | Unset): Free text, at most 1024 characters.
+            face_model (FaceModel | None | Unset):
      """
 
     external_id: str
     description: str | Unset = UNSET
+    face_model: FaceModel | None | Unset = UNSET
 
 
 
@@ -40,6 +44,14 @@ class CreateCollection:
 
         description = self.description
 
+        face_model: None | str | Unset
+        if isinstance(self.face_model, Unset):
+            face_model = UNSET
+        elif isinstance(self.face_model, FaceModel):
+            face_model = self.face_model.value
+        else:
+            face_model = self.face_model
+
 
         field_dict: dict[str, Any] = {}
 
@@ -48,6 +60,8 @@ class CreateCollection:
         })
         if description is not UNSET:
             field_dict["description"] = description
+        if face_model is not UNSET:
+            field_dict["face_model"] = face_model
 
         return field_dict
 
@@ -60,9 +74,30 @@ class CreateCollection:
 
         description = d.pop("description", UNSET)
 
+        def _parse_face_model(data: object) -> FaceModel | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                face_model_type_1 = FaceModel(data)
+
+
+
+                return face_model_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(FaceModel | None | Unset, data)
+
+        face_model = _parse_face_model(d.pop("face_model", UNSET))
+
+
         create_collection = cls(
             external_id=external_id,
             description=description,
+            face_model=face_model,
         )
 
         return create_collection

@@ -19,6 +19,7 @@ class ErrorDetailCode(StrEnum):
     IMAGE_TOO_LARGE = "image_too_large"
     IMAGE_TOO_MANY_PIXELS = "image_too_many_pixels"
     INTERNAL_ERROR = "internal_error"
+    INVALID_FACE_MODEL = "invalid_face_model"
     INVALID_FIELD_TYPE = "invalid_field_type"
     INVALID_FINGERPRINT_ID = "invalid_fingerprint_id"
     INVALID_IDENTIFIER = "invalid_identifier"

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.face_model import FaceModel
 from ..models.session_mode_name import SessionModeName
 from ..types import UNSET, Unset
 from typing import cast
@@ -26,6 +27,7 @@ class ManagedSessionBody:
     """ `POST /api/v1/managed-session` body.
 
         Attributes:
+            face_model (FaceModel | None | Unset):
             match_threshold (float | None | Unset): Similarity (0..1) from which the portrait matches `reference_image`;
                 default 0.65. Example: 0.65.
             mode (None | SessionModeName | Unset):
@@ -44,6 +46,7 @@ class ManagedSessionBody:
             webhook_url (None | str | Unset): Receives the signed verdict (`https`, public, a host that resolves).
      """
 
+    face_model: FaceModel | None | Unset = UNSET
     match_threshold: float | None | Unset = UNSET
     mode: None | SessionModeName | Unset = UNSET
     redirect_url: None | str | Unset = UNSET
@@ -56,6 +59,14 @@ class ManagedSessionBody:
 
 
     def to_dict(self) -> dict[str, Any]:
+        face_model: None | str | Unset
+        if isinstance(self.face_model, Unset):
+            face_model = UNSET
+        elif isinstance(self.face_model, FaceModel):
+            face_model = self.face_model.value
+        else:
+            face_model = self.face_model
+
         match_threshold: float | None | Unset
         if isinstance(self.match_threshold, Unset):
             match_threshold = UNSET
@@ -99,6 +110,8 @@ class ManagedSessionBody:
 
         field_dict.update({
         })
+        if face_model is not UNSET:
+            field_dict["face_model"] = face_model
         if match_threshold is not UNSET:
             field_dict["match_threshold"] = match_threshold
         if mode is not UNSET:
@@ -119,6 +132,26 @@ class ManagedSessionBody:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        def _parse_face_model(data: object) -> FaceModel | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                face_model_type_1 = FaceModel(data)
+
+
+
+                return face_model_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(FaceModel | None | Unset, data)
+
+        face_model = _parse_face_model(d.pop("face_model", UNSET))
+
+
         def _parse_match_threshold(data: object) -> float | None | Unset:
             if data is None:
                 return data
@@ -190,6 +223,7 @@ class ManagedSessionBody:
 
 
         managed_session_body = cls(
+            face_model=face_model,
             match_threshold=match_threshold,
             mode=mode,
             redirect_url=redirect_url,

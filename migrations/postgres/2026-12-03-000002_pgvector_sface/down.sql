@@ -1,0 +1,2 @@
+DROP INDEX IF EXISTS faces_embedding_128_hnsw;
+ALTER TABLE faces DROP COLUMN IF EXISTS embedding_vector_128;
