@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 use face_engine::evaluation::{
-    embed_files, list_identity_images, pair_scores, verification_report,
+    LabelledEmbedding, embed_files, list_identity_images, pair_scores, verification_report,
 };
+use face_engine::identification::identification_report;
 use face_engine::{DetectOptions, FaceEngine, FaceModel, Image};
 use liveness_engine::SessionMode;
 use liveness_rig::camera_model::CameraFamily;
@@ -24,6 +25,18 @@ pub enum EvalCommand {
         dir: PathBuf,
         /// Also write OUT/report.html (ROC and DET curves, score histograms; offline) and each
         /// chart as an SVG beside it.
+        #[arg(long, value_name = "OUT")]
+        report: Option<PathBuf>,
+        /// The face model that embeds the images: `sface` (the default) or `fr_feature`.
+        #[arg(long, value_name = "MODEL", default_value = "sface", value_parser = face_model_arg)]
+        face_model: FaceModel,
+    },
+    /// Open-set 1:N identification on DIR/{identity}/{image}, as NIST's FRTE 1:N reports it:
+    /// every other identity (by name) enrolled with its first image, its other images mated
+    /// probes, the rest non-mated probes; rank-1, CMC, FNIR at FPIR 1e-2 and 1e-3, DET points.
+    Search {
+        dir: PathBuf,
+        /// Also write the report as OUT/search.json.
         #[arg(long, value_name = "OUT")]
         report: Option<PathBuf>,
         /// The face model that embeds the images: `sface` (the default) or `fr_feature`.
@@ -111,6 +124,11 @@ pub fn run(settings: &Settings, command: EvalCommand) -> Result<(), String> {
             report,
             face_model,
         } => verify(&engine, face_model, &dir, report.as_deref()),
+        EvalCommand::Search {
+            dir,
+            report,
+            face_model,
+        } => search(&engine, face_model, &dir, report.as_deref()),
         EvalCommand::Detect { dir } => detect(&engine, &dir, settings.limits.max_image_pixels),
         EvalCommand::Liveness {
             mode,
@@ -144,17 +162,77 @@ fn face_model_arg(name: &str) -> Result<FaceModel, String> {
     FaceModel::parse(name).ok_or_else(|| format!("one of: {}", FaceModel::names()))
 }
 
+/// Embeds every `DIR/<identity>/<image>` with `model`, with a progress bar; a folder without
+/// that layout is an error that says so.
+fn embed_identity_dir(
+    engine: &FaceEngine,
+    model: FaceModel,
+    dir: &Path,
+) -> Result<Vec<LabelledEmbedding>, String> {
+    let files = list_identity_images(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    if files.is_empty() {
+        return Err(format!(
+            "{}: no images in DIR/<identity>/<image> layout (JPEG or PNG files in one folder per person)",
+            dir.display()
+        ));
+    }
+    let bar = progress(files.len(), "embedding");
+    let set = embed_files(engine, model, files, &|| bar.inc(1));
+    bar.finish_and_clear();
+    println!("face model        {model}");
+    Ok(set)
+}
+
+fn search(
+    engine: &FaceEngine,
+    model: FaceModel,
+    dir: &Path,
+    report_dir: Option<&Path>,
+) -> Result<(), String> {
+    let set = embed_identity_dir(engine, model, dir)?;
+    let usable = set.iter().filter(|l| l.embedding.is_ok()).count();
+    let bar = progress(usable, "searching");
+    let report = identification_report(&set, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let r = report.ok_or("need identities enough for a gallery, mated probes (a second image of an enrolled identity) and non-mated probes")?;
+    println!(
+        "gallery           {} identities, one image each",
+        r.gallery_size
+    );
+    println!(
+        "probes            {} mated, {} non-mated ({} images without a usable face)",
+        r.mated_probes, r.non_mated_probes, r.failed_images
+    );
+    println!("rank-1            {:.4}", r.rank1);
+    println!(
+        "CMC rank 5 / 10   {:.4} / {:.4}",
+        r.cmc[4.min(r.cmc.len() - 1)],
+        r.cmc[9.min(r.cmc.len() - 1)]
+    );
+    for point in &r.fnir_at_fpir {
+        println!(
+            "FNIR @ FPIR {:<5} {:.4}  threshold {:.3}",
+            point.fpir, point.fnir, point.threshold
+        );
+    }
+    let json = serde_json::to_string(&r).map_err(|e| e.to_string())?;
+    println!("{json}");
+    if let Some(out) = report_dir {
+        std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+        let path = out.join("search.json");
+        std::fs::write(&path, json).map_err(|e| format!("{}: {e}", path.display()))?;
+        eprintln!("report: {}", path.display());
+    }
+    Ok(())
+}
+
 fn verify(
     engine: &FaceEngine,
     model: FaceModel,
     dir: &Path,
     report_dir: Option<&Path>,
 ) -> Result<(), String> {
-    let files = list_identity_images(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let bar = progress(files.len(), "embedding");
-    let set = embed_files(engine, model, files, &|| bar.inc(1));
-    println!("face model        {model}");
-    bar.finish_and_clear();
+    let set = embed_identity_dir(engine, model, dir)?;
     for failed in set.iter().filter(|l| l.embedding.is_err()) {
         if let Err(reason) = &failed.embedding {
             eprintln!("skipped {}: {reason}", failed.path.display());

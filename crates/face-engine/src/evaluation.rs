@@ -54,12 +54,13 @@ fn is_image(path: &Path) -> bool {
     )
 }
 
-/// Lists `dir/<identity>/<image>` files, sorted.
+/// Lists `dir/<identity>/<image>` files, sorted. Identity folders may be symbolic links (a
+/// set pooled from several others without copying them).
 pub fn list_identity_images(dir: &Path) -> std::io::Result<Vec<(String, PathBuf)>> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
-        if !entry.file_type()?.is_dir() {
+        if !entry.path().is_dir() {
             continue;
         }
         let identity = entry.file_name().to_string_lossy().into_owned();

@@ -55,6 +55,7 @@ pub mod evaluation;
 mod face;
 pub mod gate;
 pub mod geometry;
+pub mod identification;
 mod manifest;
 mod measures;
 mod mesh;

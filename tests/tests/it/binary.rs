@@ -222,6 +222,56 @@ fn eval_verify_prints_the_report_and_writes_its_page() {
 }
 
 #[test]
+fn eval_search_reports_open_set_identification_and_refuses_a_flat_folder() {
+    // johns: 5 people, 11 images each; every other name enrolled (3 people), the other two's
+    // 22 images non-mated probes
+    let dir = repo_root().join("../shared/testdata/identities/johns");
+    let out = tempfile::tempdir().expect("report folder");
+    let output = Command::new(facegate_binary())
+        .args(["eval", "search", "--face-model", "fr_feature"])
+        .arg(&dir)
+        .arg("--report")
+        .arg(out.path())
+        .current_dir(repo_root())
+        .output()
+        .expect("eval runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    for needle in [
+        "face model        fr_feature",
+        "gallery           3 identities",
+        "probes            30 mated, 22 non-mated",
+        "rank-1",
+        "FNIR @ FPIR 0.01",
+    ] {
+        assert!(stdout.contains(needle), "missing `{needle}` in:\n{stdout}");
+    }
+    let report: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(out.path().join("search.json")).expect("search.json"),
+    )
+    .expect("json");
+    assert_eq!(report["cmc"].as_array().expect("cmc").len(), 20);
+    // measured 2026-12-04: every mated probe finds its mate first, and no stranger scores above
+    // any mate (docs/accuracy.md, "Open-set 1:N")
+    assert_eq!(report["rank1"], 1.0, "{report}");
+    assert_eq!(report["fnir_at_fpir"][0]["fnir"], 0.0, "{report}");
+    // a folder of images without one folder per person says what it expects
+    let flat = Command::new(facegate_binary())
+        .args(["eval", "search"])
+        .arg(repo_root().join("../shared/testdata/spoof/samples"))
+        .current_dir(repo_root())
+        .output()
+        .expect("eval runs");
+    assert!(!flat.status.success());
+    let stderr = String::from_utf8_lossy(&flat.stderr);
+    assert!(stderr.contains("DIR/<identity>/<image>"), "{stderr}");
+}
+
+#[test]
 fn keys_create_list_revoke_and_migrate() {
     let dir = tempfile::tempdir().expect("temp dir");
     let db = dir.path().join("keys.db").to_string_lossy().into_owned();
