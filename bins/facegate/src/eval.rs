@@ -204,11 +204,7 @@ fn search(
         r.mated_probes, r.non_mated_probes, r.failed_images
     );
     println!("rank-1            {:.4}", r.rank1);
-    println!(
-        "CMC rank 5 / 10   {:.4} / {:.4}",
-        r.cmc[4.min(r.cmc.len() - 1)],
-        r.cmc[9.min(r.cmc.len() - 1)]
-    );
+    println!("CMC rank 5 / 10   {:.4} / {:.4}", r.cmc[4], r.cmc[9]);
     for point in &r.fnir_at_fpir {
         println!(
             "FNIR @ FPIR {:<5} {:.4}  threshold {:.3}",

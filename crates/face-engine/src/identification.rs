@@ -1,8 +1,10 @@
 //! Open-set 1:N identification as NIST's FRTE 1:N reports it (issue 68): a gallery of one image
 //! per enrolled identity, mated probes (the enrolled identities' other images) and non-mated
-//! probes (every image of identities left out of the gallery). Each probe is searched exactly
-//! (cosine against every gallery entry, as the in-memory index searches a collection), and the
-//! report gives rank-1 and the CMC curve of the mated probes, and FNIR at fixed FPIR.
+//! probes (every image of identities left out of the gallery). Each probe is scored against every
+//! gallery entry with the exact cosine and the model's calibrated similarity (the embedded index
+//! re-ranks its int8 candidates with the same score, so these are the ranks it reaches when its
+//! candidates hold the mate), and the report gives rank-1 and the CMC curve (to [`CMC_RANKS`]) of
+//! the mated probes, and FNIR at fixed FPIR.
 //!
 //! The split is deterministic: identities sorted by name, every other one enrolled (the 1st,
 //! 3rd, ...), the others non-mated. An enrolled identity's first image (sorted by path) is its
@@ -32,7 +34,7 @@ pub struct FnirAtFpir {
 /// The report of `facegate eval search`.
 #[derive(Debug, Clone, Serialize)]
 pub struct IdentificationReport {
-    pub enrolled_identities: usize,
+    /// Enrolled identities, one gallery image each.
     pub gallery_size: usize,
     pub mated_probes: usize,
     pub non_mated_probes: usize,
@@ -141,7 +143,6 @@ pub fn identification_report(
         })
         .collect();
     Some(IdentificationReport {
-        enrolled_identities: gallery.len(),
         gallery_size: gallery.len(),
         mated_probes: mated.len(),
         non_mated_probes: non_mated_tops.len(),

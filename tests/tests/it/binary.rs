@@ -2,6 +2,7 @@
 //! answers once models are loaded, the one file runs from any directory on its embedded models
 //! and UI, and configuration is layered and validated by key.
 
+use std::path::Path;
 use std::process::Command;
 
 use facegate_blackbox_tests::{facegate_binary, repo_root, start_server};
@@ -172,15 +173,15 @@ fn config_file_is_layered_under_the_environment() {
     );
 }
 
-#[test]
-fn eval_verify_prints_the_report_and_writes_its_page() {
-    let dir = repo_root().join("../shared/testdata/identities/tv-cast");
-    let out = tempfile::tempdir().expect("report folder");
+/// Runs `facegate eval ARGS testdata/identities/SET --report OUT`, asserts it succeeded and
+/// returns its stdout.
+fn eval_with_report(args: &[&str], set: &str, out: &Path) -> String {
     let output = Command::new(facegate_binary())
-        .args(["eval", "verify"])
-        .arg(&dir)
+        .arg("eval")
+        .args(args)
+        .arg(repo_root().join("../shared/testdata/identities").join(set))
         .arg("--report")
-        .arg(out.path())
+        .arg(out)
         .current_dir(repo_root())
         .output()
         .expect("eval runs");
@@ -189,7 +190,13 @@ fn eval_verify_prints_the_report_and_writes_its_page() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn eval_verify_prints_the_report_and_writes_its_page() {
+    let out = tempfile::tempdir().expect("report folder");
+    let stdout = eval_with_report(&["verify"], "tv-cast", out.path());
     for needle in [
         "pairs             80 genuine, 700 impostor",
         "ROC AUC",
@@ -225,22 +232,12 @@ fn eval_verify_prints_the_report_and_writes_its_page() {
 fn eval_search_reports_open_set_identification_and_refuses_a_flat_folder() {
     // johns: 5 people, 11 images each; every other name enrolled (3 people), the other two's
     // 22 images non-mated probes
-    let dir = repo_root().join("../shared/testdata/identities/johns");
     let out = tempfile::tempdir().expect("report folder");
-    let output = Command::new(facegate_binary())
-        .args(["eval", "search", "--face-model", "fr_feature"])
-        .arg(&dir)
-        .arg("--report")
-        .arg(out.path())
-        .current_dir(repo_root())
-        .output()
-        .expect("eval runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let stdout = eval_with_report(
+        &["search", "--face-model", "fr_feature"],
+        "johns",
+        out.path(),
     );
-    let stdout = String::from_utf8_lossy(&output.stdout);
     for needle in [
         "face model        fr_feature",
         "gallery           3 identities",
