@@ -123,6 +123,35 @@ impl Baseline {
             ChallengeKind::Smile => face.mouth_width >= SMILE_FACTOR * self.mouth_width,
         }
     }
+
+    /// How far the face has moved in the direction `kind` asks, in the measure's own units:
+    /// degrees of yaw toward the asked side, the fraction of the resting eye openness closed,
+    /// the fraction the mouth widened past its resting width.
+    fn excursion(&self, kind: ChallengeKind, face: &ActionReading) -> f32 {
+        match kind {
+            ChallengeKind::Blink => 1.0 - face.eye_openness / self.eye_openness.max(1e-3),
+            ChallengeKind::TurnLeft => face.yaw - self.yaw,
+            ChallengeKind::TurnRight => self.yaw - face.yaw,
+            ChallengeKind::Smile => face.mouth_width / self.mouth_width.max(1e-3) - 1.0,
+        }
+    }
+
+    /// Whether a face that performed `kind` up to `peak_excursion` is back: at rest, or back
+    /// at least halfway from its peak. The resting values are a median of a few frames before
+    /// the first challenge, and a face at rest varies around them (talking-woman's resting
+    /// mouth spans 0.536–0.603 eye spans, 12%, twice the relaxed bar): a loaded CI server
+    /// that analysed one frame a second saw a clear smile (twice the bar) and then only
+    /// resting frames wider than 1.06× a baseline taken on narrow ones, and failed the person
+    /// for it. A photo or a mask still never performs the action; a person who did relaxes
+    /// halfway back.
+    pub fn is_back_at_rest(
+        &self,
+        kind: ChallengeKind,
+        face: &ActionReading,
+        peak_excursion: f32,
+    ) -> bool {
+        self.is_neutral(kind, face) || self.excursion(kind, face) <= peak_excursion / 2.0
+    }
 }
 
 /// Where one challenge stands.
@@ -147,6 +176,8 @@ pub struct ChallengeTracker {
     pub state: ChallengeState,
     /// Strongest action measured (degrees of yaw, eye or mouth ratio change), for the layer.
     pub peak_strength: f32,
+    /// The largest excursion toward the action, in its own units (see `Baseline::excursion`).
+    pub peak_excursion: f32,
     /// Faces read after it was asked (analysed or watched frames).
     pub faces_seen: u32,
 }
@@ -159,6 +190,7 @@ impl ChallengeTracker {
             asked_at_ms,
             state: ChallengeState::AwaitNeutral,
             peak_strength: 0.0,
+            peak_excursion: 0.0,
             faces_seen: 0,
         }
     }
@@ -204,14 +236,14 @@ impl ChallengeTracker {
                 ChallengeState::AwaitAction
             }
             ChallengeState::AwaitAction if baseline.is_performing(self.kind, face) => {
-                self.peak_strength = self.peak_strength.max(strength(baseline, self.kind, face));
+                self.record_peak(baseline, face);
                 ChallengeState::AwaitReturn
             }
             ChallengeState::AwaitReturn => {
-                self.peak_strength = self.peak_strength.max(strength(baseline, self.kind, face));
-                if baseline.is_neutral(self.kind, face) {
+                if baseline.is_back_at_rest(self.kind, face, self.peak_excursion) {
                     ChallengeState::Passed
                 } else {
+                    self.record_peak(baseline, face);
                     ChallengeState::AwaitReturn
                 }
             }
@@ -219,22 +251,21 @@ impl ChallengeTracker {
         };
         self.state
     }
+
+    fn record_peak(&mut self, baseline: &Baseline, face: &ActionReading) {
+        self.peak_strength = self.peak_strength.max(strength(baseline, self.kind, face));
+        self.peak_excursion = self.peak_excursion.max(baseline.excursion(self.kind, face));
+    }
 }
 
 /// How clearly the action was performed, in 0..1 (1 = twice the threshold or more).
 fn strength(baseline: &Baseline, kind: ChallengeKind, face: &ActionReading) -> f32 {
-    let ratio = match kind {
-        ChallengeKind::Blink => {
-            (1.0 - face.eye_openness / baseline.eye_openness.max(1e-3)) / (1.0 - BLINK_FRACTION)
-        }
-        ChallengeKind::TurnLeft | ChallengeKind::TurnRight => {
-            (face.yaw - baseline.yaw).abs() / TURN_DEGREES
-        }
-        ChallengeKind::Smile => {
-            (face.mouth_width / baseline.mouth_width.max(1e-3) - 1.0) / (SMILE_FACTOR - 1.0)
-        }
+    let threshold = match kind {
+        ChallengeKind::Blink => 1.0 - BLINK_FRACTION,
+        ChallengeKind::TurnLeft | ChallengeKind::TurnRight => TURN_DEGREES,
+        ChallengeKind::Smile => SMILE_FACTOR - 1.0,
     };
-    (ratio / 2.0).clamp(0.0, 1.0)
+    (baseline.excursion(kind, face) / threshold / 2.0).clamp(0.0, 1.0)
 }
 
 #[cfg(test)]
@@ -303,6 +334,45 @@ mod tests {
         assert_eq!(
             unseen.update(&BASELINE, 15_001, None, 7_000),
             ChallengeState::TimedOut
+        );
+    }
+
+    #[test]
+    fn a_smile_counts_once_the_mouth_relaxes_halfway_even_above_the_resting_bar() {
+        let mut tracker = ChallengeTracker::new(ChallengeKind::Smile, 0, 1_000);
+        let mouth = |mouth_width| ActionReading {
+            mouth_width,
+            ..RESTING
+        };
+        tracker.update(&BASELINE, 1_100, Some(&RESTING), 7_000);
+        // a smile at 1.30x the resting width
+        tracker.update(&BASELINE, 1_200, Some(&mouth(0.715)), 7_000);
+        // still smiling: more than halfway up
+        assert_eq!(
+            tracker.update(&BASELINE, 1_300, Some(&mouth(0.66)), 7_000),
+            ChallengeState::AwaitReturn
+        );
+        // relaxed to 1.10x: above the resting bar of 1.06x, but back past half the smile
+        assert_eq!(
+            tracker.update(&BASELINE, 1_400, Some(&mouth(0.605)), 7_000),
+            ChallengeState::Passed
+        );
+        assert!((tracker.peak_strength - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_turn_held_at_its_peak_is_not_a_return() {
+        let mut tracker = ChallengeTracker::new(ChallengeKind::TurnLeft, 0, 1_000);
+        let yaw = |yaw| ActionReading { yaw, ..RESTING };
+        tracker.update(&BASELINE, 1_100, Some(&RESTING), 7_000);
+        tracker.update(&BASELINE, 1_200, Some(&yaw(24.0)), 7_000);
+        assert_eq!(
+            tracker.update(&BASELINE, 1_300, Some(&yaw(20.0)), 7_000),
+            ChallengeState::AwaitReturn
+        );
+        assert_eq!(
+            tracker.update(&BASELINE, 1_400, Some(&yaw(11.0)), 7_000),
+            ChallengeState::Passed
         );
     }
 }
