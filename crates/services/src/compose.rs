@@ -45,7 +45,10 @@ impl Services {
         // the vector index: pgvector's HNSW index where the database has the extension,
         // otherwise the exact index in this process's memory
         let index: SharedVectorIndex = if store.pgvector_enabled() {
-            Arc::new(PgvectorIndex::new(store.clone()))
+            Arc::new(PgvectorIndex::new(
+                store.clone(),
+                settings.database.pgvector_ef_search,
+            ))
         } else {
             Arc::new(MemoryVectorIndex::new(store.clone()))
         };

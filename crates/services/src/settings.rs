@@ -175,6 +175,10 @@ pub struct TlsSettings {
 pub struct DatabaseSettings {
     /// A SQLite file path or a `postgres://` URL.
     pub url: String,
+    /// pgvector's HNSW candidate list (`hnsw.ef_search`) for 1:N search on PostgreSQL with
+    /// the extension: larger finds the enrolled person more often in large collections and
+    /// costs time (docs/operations.md's table).
+    pub pgvector_ef_search: usize,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -20,6 +20,16 @@ impl Settings {
                 reason: "must be a SQLite file path or a postgres:// URL".into(),
             });
         }
+        if !(storage::pgvector::EF_SEARCH_RANGE).contains(&self.database.pgvector_ef_search) {
+            return Err(SettingsError::Invalid {
+                key: "database.pgvector_ef_search",
+                reason: format!(
+                    "must be between {} and {}",
+                    storage::pgvector::EF_SEARCH_RANGE.start(),
+                    storage::pgvector::EF_SEARCH_RANGE.end()
+                ),
+            });
+        }
         if !self.models.dir.as_os_str().is_empty()
             && !self.models.dir.join("manifest.toml").is_file()
         {
@@ -125,5 +135,27 @@ impl Settings {
             });
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pgvector_candidate_list_is_held_to_pgvectors_bounds() {
+        let mut settings = Settings::built_in();
+        for (ef_search, valid) in [(0, false), (1, true), (1000, true), (1001, false)] {
+            settings.database.pgvector_ef_search = ef_search;
+            match settings.validate() {
+                Ok(()) => assert!(valid, "{ef_search} accepted"),
+                Err(SettingsError::Invalid { key, reason }) => {
+                    assert!(!valid, "{ef_search} refused: {reason}");
+                    assert_eq!(key, "database.pgvector_ef_search");
+                    assert_eq!(reason, "must be between 1 and 1000");
+                }
+                Err(other) => panic!("{ef_search}: {other}"),
+            }
+        }
     }
 }

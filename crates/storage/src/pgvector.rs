@@ -13,8 +13,13 @@ use crate::error::{StorageError, StorageResult};
 use crate::memory_index::MemoryVectorIndex;
 
 pub use crate::dialect::postgres::{SEARCH_VECTOR_COLUMNS, search_vector_column};
-/// HNSW candidate list size; recall@10 against exact search is measured in the tests.
-pub const EF_SEARCH: usize = 100;
+/// The HNSW candidate list (`hnsw.ef_search`) when none is configured
+/// (`database.pgvector_ef_search`). At 100 a random 128-d million-face collection found the
+/// enrolled person first for 54% of probes, at 400 a 100k one for all (docs/benchmarks.md,
+/// "A million faces"); recall@10 against exact search is held in the tests.
+pub const EF_SEARCH: usize = 400;
+/// The values `hnsw.ef_search` may take (pgvector's own bounds).
+pub const EF_SEARCH_RANGE: std::ops::RangeInclusive<usize> = 1..=1000;
 
 /// Search through pgvector's HNSW index; the store must be PostgreSQL with the extension
 /// (`Store::pgvector_enabled`).
@@ -23,13 +28,17 @@ pub struct PgvectorIndex {
     store: Store,
     /// Collections whose vectors are of another width than the column's.
     other_widths: MemoryVectorIndex,
+    /// `hnsw.ef_search` for each search (at least the `k` asked for).
+    ef_search: usize,
 }
 
 impl PgvectorIndex {
-    pub fn new(store: Store) -> Self {
+    /// An index searching with `ef_search` candidates (clamped to [`EF_SEARCH_RANGE`]).
+    pub fn new(store: Store, ef_search: usize) -> Self {
         Self {
             other_widths: MemoryVectorIndex::new(store.clone()),
             store,
+            ef_search: ef_search.clamp(*EF_SEARCH_RANGE.start(), *EF_SEARCH_RANGE.end()),
         }
     }
 }
@@ -72,7 +81,7 @@ impl VectorIndex for PgvectorIndex {
                 .other_widths
                 .search(collection_id, query, k, min_cosine);
         }
-        let ef_search = EF_SEARCH.max(k).min(1000);
+        let ef_search = self.ef_search.max(k).min(*EF_SEARCH_RANGE.end());
         let crate::AnyConnection::Postgresql(pg) = &mut *self.store.conn()? else {
             return Err(StorageError::Unavailable(
                 "pgvector search on a store that is not PostgreSQL".into(),

@@ -121,7 +121,13 @@ pub fn indexes(store: &Store) -> Vec<(&'static str, SharedVectorIndex)> {
     let mut all: Vec<(&'static str, SharedVectorIndex)> =
         vec![("memory", Arc::new(MemoryVectorIndex::new(store.clone())))];
     if store.pgvector_enabled() {
-        all.push(("pgvector", Arc::new(PgvectorIndex::new(store.clone()))));
+        all.push((
+            "pgvector",
+            Arc::new(PgvectorIndex::new(
+                store.clone(),
+                facegate_storage::pgvector::EF_SEARCH,
+            )),
+        ));
     }
     all
 }
