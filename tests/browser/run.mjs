@@ -290,7 +290,9 @@ async function installScriptedCamera({ frames_url, segments, fps, frame_count, l
         // smile done at 0.80 and 1.00 were never seen to return; with one second after it, a
         // smile at 1.00 once still was not (talking-woman's resting mouth varies by up to 13%
         // over its neutral frames, and two of the nine read wider than the relaxed bar of a
-        // baseline taken on the narrow ones), and both sessions ended retry
+        // baseline taken on the narrow ones), and both sessions ended retry; a third such run
+        // failed it again with two seconds, and the engine now counts a face back halfway from
+        // its peak as returned (`Baseline::is_back_at_rest`)
         const rest = (n) => Array.from({ length: n }, (_, k) => segments.neutral[k % segments.neutral.length]);
         answer = action.length ? rest(fps).concat(action, rest(2 * fps)) : [];
         queue = answer.slice();
