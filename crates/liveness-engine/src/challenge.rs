@@ -174,8 +174,6 @@ pub struct ChallengeTracker {
     pub index: usize,
     pub asked_at_ms: u64,
     pub state: ChallengeState,
-    /// Strongest action measured (degrees of yaw, eye or mouth ratio change), for the layer.
-    pub peak_strength: f32,
     /// The largest excursion toward the action, in its own units (see `Baseline::excursion`).
     pub peak_excursion: f32,
     /// Faces read after it was asked (analysed or watched frames).
@@ -189,7 +187,6 @@ impl ChallengeTracker {
             index,
             asked_at_ms,
             state: ChallengeState::AwaitNeutral,
-            peak_strength: 0.0,
             peak_excursion: 0.0,
             faces_seen: 0,
         }
@@ -253,19 +250,19 @@ impl ChallengeTracker {
     }
 
     fn record_peak(&mut self, baseline: &Baseline, face: &ActionReading) {
-        self.peak_strength = self.peak_strength.max(strength(baseline, self.kind, face));
         self.peak_excursion = self.peak_excursion.max(baseline.excursion(self.kind, face));
     }
-}
 
-/// How clearly the action was performed, in 0..1 (1 = twice the threshold or more).
-fn strength(baseline: &Baseline, kind: ChallengeKind, face: &ActionReading) -> f32 {
-    let threshold = match kind {
-        ChallengeKind::Blink => 1.0 - BLINK_FRACTION,
-        ChallengeKind::TurnLeft | ChallengeKind::TurnRight => TURN_DEGREES,
-        ChallengeKind::Smile => SMILE_FACTOR - 1.0,
-    };
-    (baseline.excursion(kind, face) / threshold / 2.0).clamp(0.0, 1.0)
+    /// How clearly the action was performed, in 0..1 (1 = twice the threshold or more), for
+    /// the layer.
+    pub fn peak_strength(&self) -> f32 {
+        let threshold = match self.kind {
+            ChallengeKind::Blink => 1.0 - BLINK_FRACTION,
+            ChallengeKind::TurnLeft | ChallengeKind::TurnRight => TURN_DEGREES,
+            ChallengeKind::Smile => SMILE_FACTOR - 1.0,
+        };
+        (self.peak_excursion / threshold / 2.0).clamp(0.0, 1.0)
+    }
 }
 
 #[cfg(test)]
@@ -357,7 +354,7 @@ mod tests {
             tracker.update(&BASELINE, 1_400, Some(&mouth(0.605)), 7_000),
             ChallengeState::Passed
         );
-        assert!((tracker.peak_strength - 1.0).abs() < 1e-6);
+        assert!((tracker.peak_strength() - 1.0).abs() < 1e-6);
     }
 
     #[test]

@@ -1,6 +1,6 @@
-//! The defaults live in one place, `defaults.toml`: the session service's own defaults are held
-//! to it here (the web layer's are held in `http`'s tests), so a change to one that misses the
-//! other fails.
+//! The defaults live in one place, `defaults.toml`: the session service's and the pgvector
+//! index's own defaults are held to it here (the web layer's are held in `http`'s tests), so a
+//! change to one that misses the other fails.
 
 use crate::compose::session_settings;
 use crate::settings::Settings;
@@ -23,6 +23,14 @@ fn the_session_services_defaults_are_the_built_in_settings() {
     assert_eq!(wired.randomness, own.randomness);
     assert_eq!(wired.max_image_pixels, own.max_image_pixels);
     assert_eq!(wired.audit_frames, own.audit_frames);
+}
+
+#[test]
+fn the_pgvector_index_default_is_the_built_in_setting() {
+    assert_eq!(
+        Settings::built_in().database.pgvector_ef_search,
+        storage::pgvector::EF_SEARCH
+    );
 }
 
 #[test]

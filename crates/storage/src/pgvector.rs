@@ -13,8 +13,8 @@ use crate::error::{StorageError, StorageResult};
 use crate::memory_index::MemoryVectorIndex;
 
 pub use crate::dialect::postgres::{SEARCH_VECTOR_COLUMNS, search_vector_column};
-/// The HNSW candidate list (`hnsw.ef_search`) when none is configured
-/// (`database.pgvector_ef_search`). At 100 a random 128-d million-face collection found the
+/// The HNSW candidate list (`hnsw.ef_search`) of `database.pgvector_ef_search`'s default, for
+/// indexes made without the settings (tests); held to `defaults.toml` by `services`. At 100 a random 128-d million-face collection found the
 /// enrolled person first for 54% of probes, at 400 a 100k one for all (docs/benchmarks.md,
 /// "A million faces"); recall@10 against exact search is held in the tests.
 pub const EF_SEARCH: usize = 400;

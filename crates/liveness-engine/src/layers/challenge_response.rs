@@ -32,7 +32,7 @@ pub fn score(challenges: &[ChallengeTracker]) -> LayerScore {
             } else {
                 "missed"
             };
-            format!("{} {outcome} ({:.2})", c.kind.as_str(), c.peak_strength)
+            format!("{} {outcome} ({:.2})", c.kind.as_str(), c.peak_strength())
         })
         .collect();
     let reason = format!(
@@ -51,7 +51,7 @@ pub fn score(challenges: &[ChallengeTracker]) -> LayerScore {
         .iter()
         .map(|c| {
             if c.state == ChallengeState::Passed {
-                0.6 + 0.4 * c.peak_strength
+                0.6 + 0.4 * c.peak_strength()
             } else {
                 0.0
             }
