@@ -8,7 +8,9 @@
 //             shots: "<dir>" | null, until: "result" | "problem" | "invalid" | "completed",
 //             drop_socket_after_ms, answer_challenges: {segments, frames_url, light}, sdk: {...} }
 // The report carries `illumination` (the server's light sequence as sent) and `light_shown`
-// (the colours the test camera saw on the page, in order).
+// (the colours the test camera saw on the page, in order). With `no_flash`, the welcome
+// screen's "I'm sensitive to flashing light" is reached by Tab and pressed, and the report's
+// `colours_shown` lists every colour the page put on the screen.
 
 import { readFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -346,6 +348,20 @@ async function installScriptedCamera({ frames_url, segments, fps, frame_count, l
   }, { segments, fps: fps || 15, frameCount: frame_count, light: light || null });
 }
 
+if (scenario.no_flash) {
+  // every colour the page puts on the screen, from the first paint on (none on that path)
+  await page.addInitScript(() => {
+    window.__coloursShown = [];
+    const watch = () => {
+      const body = document.body;
+      if (!body) return;
+      if (body.dataset.light) window.__coloursShown.push(body.dataset.light);
+      if (body.classList.contains('lighting')) window.__coloursShown.push('lighting');
+    };
+    new MutationObserver(watch).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-light', 'class'] });
+  });
+}
+
 try {
   const response = await page.goto(scenario.sdk ? scenario.sdk.shop_url : scenario.url);
   if (scenario.demo) {
@@ -390,7 +406,21 @@ async function runScenario() {
   // keyboard only: the heading has focus; Tab reaches the button and Enter presses it
   await page.keyboard.press('Tab');
   report.focused = await page.evaluate(() => document.activeElement?.id);
-  await page.focus('#welcome-start');
+  if (scenario.no_flash) {
+    // keyboard only: Tab on from the start button to "I'm sensitive to flashing light"
+    report.no_flash_offered = await page.isVisible('#welcome-no-flash');
+    for (let presses = 0; presses < 5; presses++) {
+      if ((await page.evaluate(() => document.activeElement?.id)) === 'welcome-no-flash') break;
+      await page.keyboard.press('Tab');
+    }
+    report.no_flash_focused = await page.evaluate(() => document.activeElement?.id);
+    report.no_flash_description = await page.evaluate(() => {
+      const described = document.activeElement?.getAttribute('aria-describedby');
+      return described ? document.getElementById(described)?.textContent : null;
+    });
+  } else {
+    await page.focus('#welcome-start');
+  }
   await page.keyboard.press('Enter');
   await waitScreen('camera');
   await visit('camera');
@@ -454,6 +484,7 @@ async function watchUntilResult() {
   }
   await waitScreen('result', 5_000);
   report.verdict = await page.evaluate(() => document.body.dataset.verdict);
+  if (scenario.no_flash) report.colours_shown = await page.evaluate(() => window.__coloursShown);
   report.continue_href = await page.evaluate(() => {
     const link = document.getElementById('result-continue');
     return link.hidden ? null : link.href;

@@ -32,12 +32,13 @@ function withCaptureTime(bytes, captureMs, locked) {
 }
 
 /**
- * Streams `video` to the session. `onMessage({type, data})` gets each server message;
+ * Streams `video` to the session (`livenessPath`: `no_flash`, or null for the light path). `onMessage({type, data})` gets each server message;
  * `onEnd({code, reason, error})` gets the close (once). Returns `{stop()}`.
  */
-export function startStream({ sessionId, token, video, onOpen, onMessage, onEnd, cameraLock }) {
+export function startStream({ sessionId, token, livenessPath, video, onOpen, onMessage, onEnd, cameraLock }) {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  const url = `${scheme}://${location.host}/ws/${encodeURIComponent(sessionId)}?token=${encodeURIComponent(token)}`;
+  const path = livenessPath ? `&liveness_path=${encodeURIComponent(livenessPath)}` : '';
+  const url = `${scheme}://${location.host}/ws/${encodeURIComponent(sessionId)}?token=${encodeURIComponent(token)}${path}`;
   const socket = new WebSocket(url);
   socket.binaryType = 'arraybuffer';
   const canvas = document.createElement('canvas');

@@ -1,6 +1,8 @@
 // The verification flow: welcome → camera request → face guide → challenges (active) or the
 // passive hold → analyzing → result → redirect. The server decides everything; this page only
-// shows its events. It never sees per-layer scores.
+// shows its events. It never sees per-layer scores. Where the session offers it, the welcome
+// screen's "I'm sensitive to flashing light" opens the stream on the no-flash path: no colours,
+// head-turn challenges instead (the server's `ready` says how many).
 
 import { loadCatalogue, t, translate } from './i18n.js';
 import { createAnnouncer, show } from './screens.js';
@@ -34,6 +36,8 @@ const flow = {
   holdTimer: null,
   verdict: null,
   deviceId: null,
+  /** The person chose the no-flash path on the welcome screen. */
+  noFlash: false,
 };
 
 function setGuidance(text, { speak = true } = {}) {
@@ -107,6 +111,7 @@ function connect() {
   flow.stream = startStream({
     sessionId: page.session_id,
     token,
+    livenessPath: flow.noFlash ? 'no_flash' : null,
     video: $('preview'),
     onOpen: () => setGuidance(t('guide.center_face')),
     onMessage: handleMessage,
@@ -183,7 +188,8 @@ function resetCapture() {
 function handleMessage({ type, data }) {
   switch (type) {
     case 'ready':
-      flow.mode = data.mode;
+      // a passive session on the no-flash path asks challenges like an active one
+      flow.mode = data.challenge_count > 0 ? 'active' : data.mode;
       flow.challengeCount = data.challenge_count;
       break;
     case 'illumination':
@@ -412,6 +418,15 @@ async function main() {
   $('welcome-step-mode').textContent =
     page.mode === 'passive' ? t('welcome.step_passive') : t('welcome.step_active', { count: page.challenge_count });
   $('welcome-start').onclick = () => show('camera');
+  if (page.no_flash_offered) {
+    $('welcome-no-flash').hidden = false;
+    $('welcome-no-flash-hint').hidden = false;
+    $('welcome-no-flash').onclick = () => {
+      flow.noFlash = true;
+      document.body.dataset.path = 'no_flash';
+      show('camera');
+    };
+  }
   $('camera-allow').onclick = startCamera;
   show('welcome');
 }

@@ -79,6 +79,10 @@ pub enum EvalCommand {
         /// row per recording; offline).
         #[arg(long, value_name = "OUT")]
         report: Option<PathBuf>,
+        /// Open every session on the no-flash path (no colours; a passive session asks head
+        /// turns and is judged as an active one: docs/liveness.md). Not with `--light-ratio`.
+        #[arg(long, conflicts_with = "light_ratio")]
+        no_flash: bool,
     },
 }
 
@@ -140,6 +144,7 @@ pub fn run(settings: &Settings, command: EvalCommand) -> Result<(), String> {
             seed,
             camera,
             report,
+            no_flash,
         } => {
             let mode = match mode {
                 ModeArg::Active => SessionMode::Active,
@@ -151,7 +156,15 @@ pub fn run(settings: &Settings, command: EvalCommand) -> Result<(), String> {
                 seed,
                 camera.families(),
             )?;
-            let playback = crate::eval_liveness::Playback { fps, play_for };
+            let path = match no_flash {
+                true => liveness_engine::LivenessPath::NoFlash,
+                false => liveness_engine::LivenessPath::Light,
+            };
+            let playback = crate::eval_liveness::Playback {
+                fps,
+                play_for,
+                path,
+            };
             crate::eval_liveness::run(engine, mode, (&dir, report.as_deref()), playback, light)
         }
     }

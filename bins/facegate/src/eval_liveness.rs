@@ -16,7 +16,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use face_engine::FaceEngine;
-use liveness_engine::{Illumination, LivenessConfig, LivenessSession, Opening, SessionMode};
+use liveness_engine::{
+    Illumination, LivenessConfig, LivenessPath, LivenessSession, Opening, SessionMode,
+};
 use liveness_rig::camera_model::{CameraFamily, CameraModel};
 use liveness_rig::light_camera::{LightCamera, Scene};
 use liveness_rig::replay::{
@@ -104,6 +106,8 @@ pub struct Playback {
     pub fps: f32,
     /// Seconds a shorter recording plays on back and forth to (none: once).
     pub play_for: Option<f32>,
+    /// The path every session is opened on.
+    pub path: LivenessPath,
 }
 
 /// Replays every recording under `dir` (`report`: also write an HTML report there).
@@ -111,7 +115,11 @@ pub fn run(
     engine: FaceEngine,
     mode: SessionMode,
     (dir, report): (&Path, Option<&Path>),
-    Playback { fps, play_for }: Playback,
+    Playback {
+        fps,
+        play_for,
+        path,
+    }: Playback,
     light: RenderedLight,
 ) -> Result<(), String> {
     if !(fps > 0.0 && fps <= 120.0) {
@@ -142,7 +150,7 @@ pub fn run(
         let outcome = replay_one(
             &engine,
             &config,
-            (mode, fps),
+            (mode, path, fps),
             (folder, &recording),
             &mut rng,
             camera.as_mut(),
@@ -192,10 +200,12 @@ pub fn run(
             "{} recordings under {} in {mode:?} mode at {fps} frames a second; {}.",
             outcomes.len(),
             dir.display(),
-            match light.ratio {
-                Some(ratio) =>
+            match (light.ratio, path) {
+                (_, LivenessPath::NoFlash) =>
+                    "the no-flash path (head turns, no colours)".to_owned(),
+                (Some(ratio), LivenessPath::Light) =>
                     format!("the screen's light rendered (simulated) at screen/ambient {ratio}"),
-                None => "the light check off".to_owned(),
+                (None, LivenessPath::Light) => "the light check off".to_owned(),
             }
         );
         let page = crate::eval_report::write_liveness(out, &setup, &class_rows, &rows)?;
@@ -229,19 +239,27 @@ fn classes_of(recordings: &[(String, PathBuf)], outcomes: &[ReplayOutcome]) -> V
 fn replay_one(
     engine: &Arc<FaceEngine>,
     config: &LivenessConfig,
-    (mode, fps): (SessionMode, f32),
+    (mode, path, fps): (SessionMode, LivenessPath, f32),
     (folder, recording): (&Path, &Recording),
     rng: &mut rand::rngs::StdRng,
     camera: Option<&mut LightCamera>,
 ) -> Result<ReplayOutcome, String> {
     let labels_path = folder.join("segments.toml");
-    if mode == SessionMode::Active && labels_path.is_file() {
+    let opened = LivenessSession::new(
+        engine.clone(),
+        config.clone(),
+        mode,
+        rng,
+        Opening::First,
+        path,
+    )
+    .map_err(|e| e.to_string())?;
+    // a no-flash passive session asks head turns: it plays the labels as an active one
+    if opened.mode() == SessionMode::Active && labels_path.is_file() {
         let text = std::fs::read_to_string(&labels_path).map_err(|e| e.to_string())?;
         let labels: SegmentLabels =
             toml::from_str(&text).map_err(|e| format!("{}: {e}", labels_path.display()))?;
-        let mut session =
-            LivenessSession::new(engine.clone(), config.clone(), mode, rng, Opening::First)
-                .map_err(|e| e.to_string())?;
+        let mut session = opened;
         return replay_scripted(
             &mut session,
             recording,
@@ -252,9 +270,7 @@ fn replay_one(
         )
         .map_err(|e| e.to_string());
     }
-    let mut session =
-        LivenessSession::new(engine.clone(), config.clone(), mode, rng, Opening::First)
-            .map_err(|e| e.to_string())?;
+    let mut session = opened;
     Ok(replay_in_order(&mut session, recording, 0, fps, camera))
 }
 

@@ -473,10 +473,16 @@ export interface components {
         };
         /** @description A server → client message, `{"type": …, "data": {…}}`. Per-layer scores never appear here. */
         ClientMessage: {
-            /** @description First message: what the session will ask. */
+            /**
+             * @description First message: what the session will ask.
+             *     `challenge_count` is how many challenges this connection asks: a passive session on
+             *     the no-flash path asks head turns (`liveness_path`: `light` or `no_flash`).
+             */
             data: {
                 /** Format: int32 */
                 challenge_count: number;
+                /** @example light */
+                liveness_path: string;
                 /** @example passive */
                 mode: string;
             };
@@ -721,7 +727,7 @@ export interface components {
              * @example image_too_large
              * @enum {string}
              */
-            code: "missing_field" | "invalid_field_type" | "unknown_field" | "duplicate_field" | "field_too_long" | "invalid_multipart" | "empty_image" | "invalid_image" | "invalid_identifier" | "invalid_parameter" | "unknown_parameter" | "invalid_face_model" | "invalid_json" | "invalid_mode" | "invalid_reference_id" | "invalid_reference_image" | "reference_no_face" | "invalid_match_threshold" | "invalid_fingerprint_id" | "invalid_redirect_url" | "invalid_webhook_url" | "websocket_upgrade_required" | "unauthorized" | "direct_sessions_disabled" | "captcha_failed" | "collection_not_found" | "face_not_found" | "session_not_found" | "photo_not_available" | "route_not_found" | "method_not_allowed" | "not_found" | "body_timeout" | "collection_already_exists" | "embedder_mismatch" | "conflict" | "invalid_state" | "session_not_verified" | "session_completed" | "session_busy" | "image_too_large" | "request_too_large" | "image_too_many_pixels" | "frame_too_large" | "unsupported_image_format" | "no_face" | "multiple_faces" | "face_quality_too_low" | "too_many_failed_attempts" | "rate_limited" | "too_many_attempts" | "internal_error" | "backend_starting" | "database_unavailable";
+            code: "missing_field" | "invalid_field_type" | "unknown_field" | "duplicate_field" | "field_too_long" | "invalid_multipart" | "empty_image" | "invalid_image" | "invalid_identifier" | "invalid_parameter" | "unknown_parameter" | "invalid_face_model" | "invalid_json" | "invalid_mode" | "invalid_reference_id" | "invalid_reference_image" | "reference_no_face" | "invalid_match_threshold" | "no_flash_disabled" | "invalid_fingerprint_id" | "invalid_redirect_url" | "invalid_webhook_url" | "websocket_upgrade_required" | "unauthorized" | "direct_sessions_disabled" | "captcha_failed" | "collection_not_found" | "face_not_found" | "no_flash_not_allowed" | "session_not_found" | "photo_not_available" | "route_not_found" | "method_not_allowed" | "not_found" | "body_timeout" | "collection_already_exists" | "embedder_mismatch" | "conflict" | "invalid_state" | "session_not_verified" | "session_completed" | "session_busy" | "image_too_large" | "request_too_large" | "image_too_many_pixels" | "frame_too_large" | "unsupported_image_format" | "no_face" | "multiple_faces" | "face_quality_too_low" | "too_many_failed_attempts" | "rate_limited" | "too_many_attempts" | "internal_error" | "backend_starting" | "database_unavailable";
             message: string;
         };
         /** @description One detected face. */
@@ -791,6 +797,15 @@ export interface components {
         };
         /** @description `POST /api/v1/managed-session` body. */
         ManagedSessionBody: {
+            /**
+             * @description Whether the verification page offers a person sensitive to flashing light the
+             *     no-flash path (head turns instead of the screen's colours; the result, webhook and
+             *     session list say `liveness_path`). Default: the deployment's
+             *     `liveness.illumination.allow_no_flash` (on); `true` where the deployment turned it
+             *     off is `no_flash_disabled`.
+             * @example true
+             */
+            allow_no_flash?: boolean | null;
             face_model?: null | components["schemas"]["FaceModel"];
             /**
              * Format: float
@@ -936,6 +951,13 @@ export interface components {
              *     judge; only `attack` fails a session on its own).
              */
             layers?: Record<string, never> | null;
+            /**
+             * @description `light` (the screen's colours were shown and judged) or `no_flash` (head turns and
+             *     motion, no colours: the person chose the path, or the deployment's light check is
+             *     off); null until completed.
+             * @example light
+             */
+            liveness_path?: string | null;
             match?: null | components["schemas"]["MatchView"];
             /** @example passive */
             mode: string;
@@ -1000,6 +1022,13 @@ export interface components {
              *     judge; only `attack` fails a session on its own).
              */
             layers?: Record<string, never> | null;
+            /**
+             * @description `light` (the screen's colours were shown and judged) or `no_flash` (head turns and
+             *     motion, no colours: the person chose the path, or the deployment's light check is
+             *     off); null until completed.
+             * @example light
+             */
+            liveness_path?: string | null;
             match?: null | components["schemas"]["MatchView"];
             /** @example passive */
             mode?: string;
@@ -1326,7 +1355,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagedSessionCreated"];
                 };
             };
-            /** @description `invalid_json`, `invalid_mode`, `invalid_reference_id`, `invalid_redirect_url`, `invalid_webhook_url`, `invalid_reference_image`, `reference_no_face`, `invalid_match_threshold`, `invalid_face_model`, `empty_image`, `invalid_image` */
+            /** @description `invalid_json`, `invalid_mode`, `invalid_reference_id`, `invalid_redirect_url`, `invalid_webhook_url`, `invalid_reference_image`, `reference_no_face`, `invalid_match_threshold`, `invalid_face_model`, `no_flash_disabled`, `empty_image`, `invalid_image` */
             400: {
                 headers: {
                     [name: string]: unknown;

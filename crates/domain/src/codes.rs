@@ -60,6 +60,7 @@ error_codes! {
     InvalidReferenceImage = 400, "invalid_reference_image", "`reference_image` is not base64 (standard alphabet, padded)";
     ReferenceNoFace = 400, "reference_no_face", "no face was found in `reference_image`";
     InvalidMatchThreshold = 400, "invalid_match_threshold", "`match_threshold` not a number from 0 to 1";
+    NoFlashDisabled = 400, "no_flash_disabled", "`allow_no_flash: true` on a deployment whose `liveness.illumination.allow_no_flash` is false";
     InvalidFingerprintId = 400, "invalid_fingerprint_id", "`fingerprint_id` empty, over 256 characters, or with control characters";
     InvalidRedirectUrl = 400, "invalid_redirect_url", "a `redirect_url` that is not a public https URL";
     InvalidWebhookUrl = 400, "invalid_webhook_url", "a `webhook_url` that is not a public https URL that resolves";
@@ -69,6 +70,7 @@ error_codes! {
     CaptchaFailed = 403, "captcha_failed", "the captcha token is missing or did not verify";
     CollectionNotFound = 404, "collection_not_found", "unknown (or another tenant's) collection";
     FaceNotFound = 404, "face_not_found", "unknown (or another tenant's) face";
+    NoFlashNotAllowed = 403, "no_flash_not_allowed", "a stream asked for the no-flash path on a session that does not allow it (socket close 4003)";
     SessionNotFound = 404, "session_not_found", "unknown or expired session, wrong or missing token, another tenant's session";
     PhotoNotAvailable = 404, "photo_not_available", "the session's verdict is not `pass`";
     RouteNotFound = 404, "route_not_found", "no route for this path";

@@ -20,7 +20,9 @@ pub use error::DomainError;
 pub use face_model::FaceModel;
 pub use ids::{ExternalId, TenantId};
 pub use reasons::{PortraitRequirement, ReasonAction, ReasonCode};
-pub use session::{FaceMatch, Session, SessionKind, SessionMode, SessionSeed, SessionStatus};
+pub use session::{
+    FaceMatch, LivenessPath, Session, SessionKind, SessionMode, SessionSeed, SessionStatus,
+};
 pub use tenant::{ApiKey, Tenant};
 pub use vector::{SearchHit, VectorIndex};
 pub use verdict::{PASS_CONFIDENCE, RETRY_CONFIDENCE, Verdict, VerdictThresholds};

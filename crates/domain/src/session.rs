@@ -54,6 +54,31 @@ impl SessionMode {
     }
 }
 
+/// How a session proved liveness: `light` (the screen's colour sequence was shown and its
+/// reflection judged) or `no_flash` (no colours: head-movement challenges and motion, the path
+/// a person sensitive to flashing light chooses, or a deployment with the light check off).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+#[derive(strum::IntoStaticStr, strum::EnumString)]
+#[strum(serialize_all = "snake_case")]
+pub enum LivenessPath {
+    #[default]
+    Light,
+    NoFlash,
+}
+
+impl LivenessPath {
+    /// Its name in the API, the WebSocket query and the stored evidence.
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+
+    /// The path a sent or stored name names.
+    pub fn parse(value: &str) -> Option<Self> {
+        value.parse().ok()
+    }
+}
+
 /// Lifecycle: `created` → `in_progress` → `completed`; `created`/`in_progress` → `expired`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -117,6 +142,8 @@ pub struct Session {
     pub challenge_count: u32,
     pub attempt_number: u32,
     pub max_attempts: u32,
+    /// Whether the person may choose the no-flash path (set at creation).
+    pub allow_no_flash: bool,
     pub verdict: Option<Verdict>,
     pub confidence: Option<f32>,
     pub photo_quality_score: Option<f32>,

@@ -253,6 +253,8 @@ impl From<sessions::SessionError> for ApiError {
             S::AlreadyConnected => Self::new(Code::SessionBusy, message),
             S::FrameTooLarge { .. } => Self::new(Code::FrameTooLarge, message),
             S::PhotoNotAvailable => Self::new(Code::PhotoNotAvailable, message),
+            S::NoFlashDisabled => Self::new(Code::NoFlashDisabled, message),
+            S::NoFlashNotAllowed => Self::new(Code::NoFlashNotAllowed, message),
             S::InvalidListParameter(_) => Self::new(Code::InvalidParameter, message),
             S::Storage(e) => e.into(),
             S::Engine(e) => e.into(),

@@ -43,6 +43,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 SessionMode::Passive,
                 &mut rand::rng(),
                 Opening::First,
+                facegate_liveness_engine::LivenessPath::Light,
             )
             .map(|s| Arc::new(Mutex::new(s)))
         })

@@ -20,7 +20,8 @@
 //! use std::sync::Arc;
 //!
 //! use facegate_liveness_engine::{
-//!     FaceEngine, LivenessConfig, LivenessEvent, LivenessSession, Opening, SessionMode, Verdict,
+//!     FaceEngine, LivenessConfig, LivenessEvent, LivenessPath, LivenessSession, Opening, SessionMode,
+//!     Verdict,
 //! };
 //! use rand::SeedableRng;
 //!
@@ -28,8 +29,14 @@
 //! let config = LivenessConfig { illumination_enabled: false, ..LivenessConfig::default() };
 //! // production seeds each session from the OS and stores the seed
 //! let mut rng = rand::rngs::StdRng::seed_from_u64(7);
-//! let mut session =
-//!     LivenessSession::new(engine, config, SessionMode::Passive, &mut rng, Opening::First)?;
+//! let mut session = LivenessSession::new(
+//!     engine,
+//!     config,
+//!     SessionMode::Passive,
+//!     &mut rng,
+//!     Opening::First,
+//!     LivenessPath::Light,
+//! )?;
 //!
 //! # let recording = liveness_rig::eval::video("webcam-man-1");
 //! # let folder = recording.frames[0].parent().expect("a folder of frames").to_owned();
@@ -76,7 +83,7 @@ pub mod signals;
 pub use challenge::ChallengeKind;
 pub use config::{LivenessConfig, SessionMode};
 /// The verdict and reason codes of a session's report, from `domain`.
-pub use domain::{ReasonCode, Verdict};
+pub use domain::{LivenessPath, ReasonCode, Verdict};
 pub use error::LivenessError;
 pub use events::{Guidance, LivenessEvent};
 /// The face engine a session runs on, re-exported so that one dependency line is enough.
@@ -85,4 +92,7 @@ pub use fusion::{EndReason, VerdictReport};
 pub use illumination::Illumination;
 pub use illumination::reading::{LightFinding, LightReading};
 pub use layers::{Evidence, Layer, LayerScore};
-pub use session::{KEY_FRAME_GAP_MS, LANE_KEY_FRAME_GAP_MS, LightCheck, LivenessSession, Opening};
+pub use session::{
+    KEY_FRAME_GAP_MS, LANE_KEY_FRAME_GAP_MS, LightCheck, LivenessSession, NO_FLASH_CHALLENGES,
+    Opening,
+};

@@ -198,5 +198,6 @@ pub(crate) fn session_settings(settings: &Settings) -> sessions::SessionSettings
         },
         max_image_pixels: settings.limits.max_image_pixels,
         audit_frames: settings.sessions.audit_frames,
+        allow_no_flash: settings.liveness.illumination.allow_no_flash,
     }
 }

@@ -23,6 +23,7 @@ fn the_session_services_defaults_are_the_built_in_settings() {
     assert_eq!(wired.randomness, own.randomness);
     assert_eq!(wired.max_image_pixels, own.max_image_pixels);
     assert_eq!(wired.audit_frames, own.audit_frames);
+    assert_eq!(wired.allow_no_flash, own.allow_no_flash);
 }
 
 #[test]

@@ -42,6 +42,9 @@ pub struct IlluminationSettings {
     /// checked. Off, passive mode rests on motion and the anti-spoof model alone, which
     /// replays and deepfakes pass far more often (docs/liveness.md).
     pub enabled: bool,
+    /// Whether a person may choose the no-flash path (head turns, no colours) instead; a
+    /// managed session may turn it off for itself (`allow_no_flash: false`).
+    pub allow_no_flash: bool,
 }
 
 /// How log lines are written (to standard error; the level comes from `RUST_LOG`).

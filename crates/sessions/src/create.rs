@@ -28,6 +28,10 @@ pub struct ManagedSessionRequest {
     /// The face model the reference is embedded and later compared with (default
     /// [`FaceModel::DEFAULT`]); recorded with the reference.
     pub face_model: Option<FaceModel>,
+    /// Whether the person may choose the no-flash path (default: the deployment's
+    /// `liveness.illumination.allow_no_flash`; `true` where the deployment turned it off is
+    /// refused).
+    pub allow_no_flash: Option<bool>,
 }
 
 /// `POST /api/v1/session`.
@@ -120,6 +124,13 @@ impl SessionService {
             })
             .transpose()?;
         let match_threshold = self.match_threshold(request.match_threshold)?;
+        let allow_no_flash = match request.allow_no_flash {
+            None => self.settings.allow_no_flash,
+            Some(true) if !self.settings.allow_no_flash => {
+                return Err(SessionError::NoFlashDisabled);
+            }
+            Some(allowed) => allowed,
+        };
         let face_model = request.face_model.unwrap_or(FaceModel::DEFAULT);
         let reference_embedding = request
             .reference_image
@@ -139,6 +150,7 @@ impl SessionService {
             draw_seed,
             attempt_number: 1,
             max_attempts: 1,
+            allow_no_flash,
             lifetime_ms: self.settings.lifetime_ms,
             match_threshold: reference_embedding.is_some().then_some(match_threshold),
             reference_face_model: reference_embedding.is_some().then_some(face_model),
@@ -207,6 +219,7 @@ impl SessionService {
             draw_seed,
             attempt_number: attempt,
             max_attempts: policy.max_attempts,
+            allow_no_flash: self.settings.allow_no_flash,
             lifetime_ms: self.settings.lifetime_ms,
             reference_embedding: None,
             reference_face_model: None,

@@ -41,6 +41,12 @@ pub enum SessionError {
     FrameTooLarge { max: usize },
     #[error("{0}")]
     InvalidListParameter(String),
+    #[error(
+        "`allow_no_flash` is true but this deployment does not offer the no-flash path (`liveness.illumination.allow_no_flash = false`)"
+    )]
+    NoFlashDisabled,
+    #[error("this session does not allow the no-flash path; connect without `liveness_path`")]
+    NoFlashNotAllowed,
     #[error("the portrait is only available after a `pass`")]
     PhotoNotAvailable,
     #[error(transparent)]

@@ -87,6 +87,9 @@ pub struct SessionSettings {
     /// Frames kept per session for audit (0, the default, keeps none; at most
     /// [`audit::MAX_AUDIT_FRAMES`]).
     pub audit_frames: usize,
+    /// Whether a person may choose the no-flash path (`liveness.illumination.allow_no_flash`);
+    /// a managed session may turn it off for itself.
+    pub allow_no_flash: bool,
 }
 
 /// Where each session's seed comes from (`domain::SessionSeed`: drawn at creation, kept with
@@ -154,6 +157,7 @@ impl SessionSettings {
             randomness: SessionRandomness::Os,
             max_image_pixels: face_engine::DEFAULT_MAX_PIXELS,
             audit_frames: 0,
+            allow_no_flash: true,
         }
     }
 }

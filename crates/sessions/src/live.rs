@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use domain::Session;
+use domain::{LivenessPath, Session};
 use liveness_engine::LivenessSession;
 use liveness_engine::capture_time;
 use liveness_engine::mailbox::{LatestFrame, PendingFrame};
@@ -49,6 +49,8 @@ struct Live {
     session: Session,
     /// This connection's name in the session's stream lease.
     holder: String,
+    /// Whether this connection shows the screen's colours.
+    path: LivenessPath,
     lease_renewed: Mutex<Instant>,
     engine_session: Mutex<Option<LivenessSession>>,
     mailbox: LatestFrame,

@@ -2,7 +2,7 @@
 //! scores), the typed `error` codes with the close code each one ends the socket with, how a
 //! stream ended, the sink the transport implements, and the redirect URL given with a verdict.
 
-use domain::Verdict;
+use domain::{LivenessPath, Verdict};
 use liveness_engine::{ChallengeKind, Guidance, Illumination};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -15,10 +15,14 @@ use crate::SessionError;
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub enum ClientMessage {
     /// First message: what the session will ask.
+    /// `challenge_count` is how many challenges this connection asks: a passive session on
+    /// the no-flash path asks head turns (`liveness_path`: `light` or `no_flash`).
     Ready {
         #[schema(example = "passive")]
         mode: &'static str,
         challenge_count: u32,
+        #[schema(value_type = String, example = "light")]
+        liveness_path: LivenessPath,
     },
     /// Sent once per session, right after `ready` on its first connection: the page shows
     /// `colors[k]` around the face oval from `receipt + k × step_ms` on
@@ -90,6 +94,9 @@ pub enum SocketError {
     /// The verdict was reached but the store refused its record: the session stays
     /// `in_progress` and may be streamed again (no verdict is shown that the tenant cannot read).
     ResultNotStored,
+    /// The client asked for the no-flash path (`liveness_path=no_flash`) on a session that
+    /// does not allow it.
+    NoFlashNotAllowed,
 }
 
 impl Serialize for SocketError {
@@ -99,7 +106,7 @@ impl Serialize for SocketError {
 }
 
 impl SocketError {
-    pub const ALL: [Self; 9] = [
+    pub const ALL: [Self; 10] = [
         Self::TextNotAccepted,
         Self::FrameTooLarge,
         Self::SessionNotStarted,
@@ -109,6 +116,7 @@ impl SocketError {
         Self::SessionCompleted,
         Self::SessionBusy,
         Self::ResultNotStored,
+        Self::NoFlashNotAllowed,
     ];
 
     /// The code's wire name, the WebSocket close code that follows it (RFC 6455's where one
@@ -124,6 +132,7 @@ impl SocketError {
             Self::SessionCompleted => ("session_completed", 4009, "session already has a verdict"),
             Self::SessionBusy => ("session_busy", 4029, "another socket streams this session"),
             Self::ResultNotStored => ("result_not_stored", 1011, "the verdict could not be stored"),
+            Self::NoFlashNotAllowed => ("no_flash_not_allowed", 4003, "no-flash path not allowed"),
         }
     }
 
@@ -150,6 +159,7 @@ impl SocketError {
             E::AlreadyCompleted => Self::SessionCompleted,
             E::AlreadyConnected => Self::SessionBusy,
             E::FrameTooLarge { .. } => Self::FrameTooLarge,
+            E::NoFlashNotAllowed => Self::NoFlashNotAllowed,
             E::InvalidMode
             | E::InvalidReferenceId { .. }
             | E::InvalidFingerprint { .. }
@@ -163,6 +173,7 @@ impl SocketError {
             | E::TooManyAttempts { .. }
             | E::CaptchaFailed
             | E::NotVerified
+            | E::NoFlashDisabled
             | E::PhotoNotAvailable
             | E::InvalidListParameter(_)
             | E::Storage(_)

@@ -3,7 +3,7 @@
 //! the reason codes, the evidence JSON read with the API key, the audit frames when the
 //! operator keeps them, and the webhook's payload.
 
-use domain::{ReasonCode, Session, Verdict};
+use domain::{LivenessPath, ReasonCode, Session, Verdict};
 use liveness_engine::{LivenessSession, VerdictReport};
 use serde::{Deserialize, Serialize};
 use storage::outbox::NewDelivery;
@@ -40,6 +40,9 @@ pub(crate) struct StoredEvidence {
     pub reasons: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub photo_quality: Option<Vec<RequirementView>>,
+    /// Absent in records stored before the no-flash path existed (all of them `light`).
+    #[serde(default)]
+    pub liveness_path: LivenessPath,
 }
 
 /// What [`SessionService::outcome_of`] assembled.
@@ -53,6 +56,7 @@ impl SessionService {
     pub(crate) fn outcome_of(
         &self,
         session: &Session,
+        path: LivenessPath,
         report: &VerdictReport,
         engine_session: Option<&LivenessSession>,
         audit_frames: Vec<Vec<u8>>,
@@ -100,6 +104,7 @@ impl SessionService {
             layers: serde_json::json!(report.layers),
             reasons: reason_codes.clone(),
             photo_quality: requirements,
+            liveness_path: path,
         };
         let webhook = session.webhook_url.as_ref().map(|url| NewDelivery {
             url: url.clone(),
@@ -111,6 +116,7 @@ impl SessionService {
                 "reasons": reason_codes,
                 "reference_id": session.reference_id,
                 "mode": session.mode.as_str(),
+                "liveness_path": path,
                 "match": face_match.as_ref().map(crate::verify::match_json),
                 "completed_at": storage::now_millis(),
             })

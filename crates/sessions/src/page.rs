@@ -42,6 +42,9 @@ pub struct VerifyPage {
     pub can_try_again: bool,
     /// Direct sessions can be created from this deployment's pages.
     pub direct_sessions_enabled: bool,
+    /// The welcome screen offers the no-flash path: the session allows it and the screen's
+    /// light is on (without the light nothing flashes).
+    pub no_flash_offered: bool,
 }
 
 impl SessionService {
@@ -62,6 +65,7 @@ impl SessionService {
                     redirect_url: None,
                     can_try_again: false,
                     direct_sessions_enabled,
+                    no_flash_offered: false,
                 });
             }
             Err(other) => return Err(other),
@@ -89,6 +93,7 @@ impl SessionService {
                 .map(|url| redirect_with_session(url, session.id)),
             can_try_again,
             direct_sessions_enabled,
+            no_flash_offered: session.allow_no_flash && self.settings.liveness.illumination_enabled,
         })
     }
 }

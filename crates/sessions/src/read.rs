@@ -2,7 +2,7 @@
 //! per-layer scores added only for the owning tenant's API key), the portrait, compare-with-
 //! session and the webhook attempt log.
 
-use domain::{FaceModel, Session, SessionKind, SessionStatus, TenantId, Verdict};
+use domain::{FaceModel, LivenessPath, Session, SessionKind, SessionStatus, TenantId, Verdict};
 use face_engine::Image;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -47,6 +47,11 @@ pub struct ResultDetail {
     pub mode: &'static str,
     #[schema(example = "managed")]
     pub kind: &'static str,
+    /// `light` (the screen's colours were shown and judged) or `no_flash` (head turns and
+    /// motion, no colours: the person chose the path, or the deployment's light check is
+    /// off); null until completed.
+    #[schema(value_type = Option<String>, example = "light")]
+    pub liveness_path: Option<LivenessPath>,
     pub reference_id: Option<String>,
     /// The verdict's evidence: `end_reason` and `layers`, each with `layer`, `score` (0..1),
     /// `reason` and `evidence` (`measured`, `attack`, or `none` where the layer could not
@@ -263,6 +268,7 @@ pub(crate) fn result_view(session: Session, credential: Credential<'_>) -> Sessi
     let detail = matches!(credential, Credential::Tenant(_)).then(|| ResultDetail {
         mode: session.mode.as_str(),
         kind: session.kind.as_str(),
+        liveness_path: evidence.as_ref().map(|e| e.liveness_path),
         reference_id: session.reference_id.clone(),
         layers: evidence
             .as_ref()

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use domain::LivenessPath;
 use facegate_sessions::create::ManagedSessionRequest;
 use facegate_sessions::live::{ClientMessage, EventSink, StreamEnd};
 use facegate_sessions::{SessionError, SessionRandomness, SessionService};
@@ -115,7 +116,7 @@ fn connect_once_free(
 ) -> facegate_sessions::live::LiveStream {
     let mut stream = None;
     wait_until("the lease to be released", || {
-        match service.connect(id, token, sink.clone()) {
+        match service.connect(id, token, LivenessPath::Light, sink.clone()) {
             Ok(connected) => {
                 stream = Some(connected);
                 true
@@ -133,10 +134,20 @@ fn one_stream_per_session_across_replicas_and_the_lease_is_released_when_it_ends
     let (a, b) = (replica(&f, None), replica(&f, None));
     let (id, token) = create(&a, f.tenant, "passive");
     let first = a
-        .connect(id, &token, Arc::new(Recorder::default()))
+        .connect(
+            id,
+            &token,
+            LivenessPath::Light,
+            Arc::new(Recorder::default()),
+        )
         .expect("the first stream");
     for (name, service) in [("same replica", &a), ("other replica", &b)] {
-        let refused = service.connect(id, &token, Arc::new(Recorder::default()));
+        let refused = service.connect(
+            id,
+            &token,
+            LivenessPath::Light,
+            Arc::new(Recorder::default()),
+        );
         assert!(
             matches!(refused, Err(SessionError::AlreadyConnected)),
             "{name}: {refused:?}"
@@ -148,7 +159,12 @@ fn one_stream_per_session_across_replicas_and_the_lease_is_released_when_it_ends
     // the release runs on the analysis pool; the other replica sees the lease free then
     let _second = connect_once_free(&b, id, &token, Arc::new(Recorder::default()));
     assert_eq!(b.live_sessions(), 1);
-    let wrong = b.connect(id, "wrong-token", Arc::new(Recorder::default()));
+    let wrong = b.connect(
+        id,
+        "wrong-token",
+        LivenessPath::Light,
+        Arc::new(Recorder::default()),
+    );
     assert!(matches!(wrong, Err(SessionError::NotFound)), "{wrong:?}");
 }
 
@@ -162,7 +178,7 @@ fn a_finishing_session_gives_one_verdict_and_is_single_use() {
         ..Recorder::default()
     });
     let stream = service
-        .connect(id, &token, recorder.clone())
+        .connect(id, &token, LivenessPath::Light, recorder.clone())
         .expect("stream");
     // a still photo, held before the camera, in bursts of three frames: the mailbox replaces
     // frames not yet analysed, also while the session finishes
@@ -213,7 +229,12 @@ fn a_finishing_session_gives_one_verdict_and_is_single_use() {
         Some(domain::Verdict::Pass),
         "a still photo never passes"
     );
-    let again = service.connect(id, &token, Arc::new(Recorder::default()));
+    let again = service.connect(
+        id,
+        &token,
+        LivenessPath::Light,
+        Arc::new(Recorder::default()),
+    );
     assert!(
         matches!(again, Err(SessionError::AlreadyCompleted)),
         "{again:?}"
@@ -268,7 +289,9 @@ fn the_light_sequence_is_sent_once_per_session_and_never_redrawn_on_reconnect() 
     let (a, b) = (replica(&f, None), replica(&f, None));
     let (id, token) = create(&a, f.tenant, "passive");
     let first = Arc::new(Recorder::default());
-    let stream = a.connect(id, &token, first.clone()).expect("stream");
+    let stream = a
+        .connect(id, &token, LivenessPath::Light, first.clone())
+        .expect("stream");
     let sent = illuminations(&first);
     assert_eq!(sent.len(), 1, "{:?}", first.messages.lock());
     let (colors, step_ms) = &sent[0];
@@ -292,7 +315,7 @@ fn the_light_sequence_is_sent_once_per_session_and_never_redrawn_on_reconnect() 
     let (other, other_token) = create(&a, f.tenant, "passive");
     let third = Arc::new(Recorder::default());
     let _stream = a
-        .connect(other, &other_token, third.clone())
+        .connect(other, &other_token, LivenessPath::Light, third.clone())
         .expect("stream");
     assert_ne!(
         illuminations(&third),
@@ -306,7 +329,7 @@ fn the_light_sequence_is_sent_once_per_session_and_never_redrawn_on_reconnect() 
             let (id, token) = create(&seeded, f.tenant, "passive");
             let recorder = Arc::new(Recorder::default());
             let _stream = seeded
-                .connect(id, &token, recorder.clone())
+                .connect(id, &token, LivenessPath::Light, recorder.clone())
                 .expect("stream");
             illuminations(&recorder)
         })
@@ -320,7 +343,12 @@ fn the_sweeper_expires_sessions_past_their_lifetime_and_frees_their_leases() {
     let service = replica(&f, None);
     let (id, token) = create(&service, f.tenant, "passive");
     let stream = service
-        .connect(id, &token, Arc::new(Recorder::default()))
+        .connect(
+            id,
+            &token,
+            LivenessPath::Light,
+            Arc::new(Recorder::default()),
+        )
         .expect("stream");
     let sweeper = facegate_sessions::sweeper::RetentionSweeper::new(f.store.clone());
     let now = storage::now_millis();
@@ -339,4 +367,94 @@ fn the_sweeper_expires_sessions_past_their_lifetime_and_frees_their_leases() {
         sweeper.tick_at(now + 86_400_000).expect("sweep"),
         Default::default()
     );
+}
+
+#[test]
+fn the_no_flash_path_asks_head_turns_without_colours_only_where_the_session_allows_it() {
+    let f = fixture();
+    let service = replica(&f, Some(11));
+    let (id, token) = create(&service, f.tenant, "passive");
+    let recorder = Arc::new(Recorder::default());
+    let stream = service
+        .connect(id, &token, LivenessPath::NoFlash, recorder.clone())
+        .expect("stream");
+    let messages = recorder.messages.lock().clone();
+    assert_eq!(
+        messages,
+        vec![ClientMessage::Ready {
+            mode: "passive",
+            challenge_count: 3,
+            liveness_path: LivenessPath::NoFlash,
+        }],
+        "no illumination message on the no-flash path"
+    );
+    drop(stream);
+
+    let refused_session = service
+        .create_managed(
+            f.tenant,
+            ManagedSessionRequest {
+                mode: Some("passive".into()),
+                allow_no_flash: Some(false),
+                ..ManagedSessionRequest::default()
+            },
+        )
+        .expect("created");
+    assert!(!refused_session.session.allow_no_flash);
+    let refused = service.connect(
+        refused_session.session.id,
+        &refused_session.token,
+        LivenessPath::NoFlash,
+        Arc::new(Recorder::default()),
+    );
+    assert!(
+        matches!(refused, Err(SessionError::NoFlashNotAllowed)),
+        "{refused:?}"
+    );
+    // the same session on the light path streams, with its colours
+    let lit = Arc::new(Recorder::default());
+    let _stream = service
+        .connect(
+            refused_session.session.id,
+            &refused_session.token,
+            LivenessPath::Light,
+            lit.clone(),
+        )
+        .expect("the light path");
+    assert!(matches!(
+        lit.messages.lock().as_slice(),
+        [
+            ClientMessage::Ready {
+                challenge_count: 0,
+                liveness_path: LivenessPath::Light,
+                ..
+            },
+            ClientMessage::Illumination { .. }
+        ]
+    ));
+}
+
+#[test]
+fn a_managed_session_cannot_allow_the_no_flash_path_a_deployment_turned_off() {
+    let f = fixture();
+    let mut settings = f.settings.clone();
+    settings.liveness.illumination.allow_no_flash = false;
+    let service = services::Services::open(&settings)
+        .expect("services")
+        .sessions;
+    let asked = service.create_managed(
+        f.tenant,
+        ManagedSessionRequest {
+            allow_no_flash: Some(true),
+            ..ManagedSessionRequest::default()
+        },
+    );
+    assert!(
+        matches!(asked, Err(SessionError::NoFlashDisabled)),
+        "{asked:?}"
+    );
+    let created = service
+        .create_managed(f.tenant, ManagedSessionRequest::default())
+        .expect("created with the deployment's default");
+    assert!(!created.session.allow_no_flash);
 }

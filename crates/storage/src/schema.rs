@@ -72,6 +72,7 @@ diesel::table! {
         face_match -> Nullable<Text>,
         draw_seed -> Nullable<Binary>,
         reference_face_model -> Nullable<Text>,
+        allow_no_flash -> Bool,
     }
 }
 

@@ -28,6 +28,8 @@ pub struct NewSession {
     /// Which attempt this is (1 for managed sessions; counted for direct ones).
     pub attempt_number: u32,
     pub max_attempts: u32,
+    /// Whether the person may choose the no-flash path.
+    pub allow_no_flash: bool,
     pub lifetime_ms: i64,
     /// Liveness with verify: the reference face's embedding, held until the session completes
     /// or expires.
@@ -66,6 +68,7 @@ pub(crate) struct SessionRow {
     face_match: Option<String>,
     draw_seed: Option<Vec<u8>>,
     reference_face_model: Option<String>,
+    allow_no_flash: bool,
 }
 
 /// A session a client has started streaming, with the seed its draws come from.
@@ -114,6 +117,7 @@ impl SessionRow {
             challenge_count: self.challenge_count.max(0) as u32,
             attempt_number: self.attempt_number.max(0) as u32,
             max_attempts: self.max_attempts.max(0) as u32,
+            allow_no_flash: self.allow_no_flash,
             verdict: match self.verdict.as_deref() {
                 None => None,
                 Some(name) => Some(Verdict::parse(name).ok_or_else(|| corrupt("verdict", name))?),
@@ -172,6 +176,7 @@ impl Store {
             face_match: None,
             draw_seed: Some(new.draw_seed.as_bytes().to_vec()),
             reference_face_model: new.reference_face_model.map(|m| m.as_str().to_owned()),
+            allow_no_flash: new.allow_no_flash,
         };
         diesel::insert_into(sessions::table)
             .values(&row)

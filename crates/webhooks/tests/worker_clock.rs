@@ -42,6 +42,7 @@ fn a_failing_delivery_is_tried_at_each_due_time_and_never_after_the_last() {
             draw_seed: domain::SessionSeed::from_bytes([7; 32]),
             attempt_number: 1,
             max_attempts: 3,
+            allow_no_flash: true,
             lifetime_ms: 60_000,
             reference_embedding: None,
             reference_face_model: None,

@@ -35,5 +35,6 @@ mod web_ui;
 mod web_ui_cameras;
 mod web_ui_embedded_and_active;
 mod web_ui_languages;
+mod web_ui_no_flash;
 mod web_ui_serving;
 mod webhook_delivery;

@@ -40,7 +40,10 @@ impl Modify for BearerKey {
                        sessions. Errors are always `{\"error\": {\"code\", \"message\"}}`; the \
                        codes are listed in docs/api.md.\n\n\
                        **Live stream** (`GET /ws/{session_id}?token=`, a WebSocket; OpenAPI has no \
-                       operation for it). Client to server: binary messages, each one JPEG frame \
+                       operation for it; `&liveness_path=no_flash` opens the no-flash path: no \
+                       colours, a passive session asks head turns, refused with close 4003 where \
+                       the session has `allow_no_flash: false`). Client to server: binary \
+                       messages, each one JPEG frame \
                        of at most 1,500,000 bytes. A frame may carry its capture time as a JPEG \
                        comment (COM segment, marker 0xFFFE) right after the start-of-image \
                        marker: `facegate:capture_ms=<n>`, whole milliseconds from the client's \

@@ -64,6 +64,13 @@ pub struct ManagedSessionBody {
     /// for it.
     #[schema(value_type = Option<app::dto::FaceModelSchema>)]
     face_model: Option<String>,
+    /// Whether the verification page offers a person sensitive to flashing light the
+    /// no-flash path (head turns instead of the screen's colours; the result, webhook and
+    /// session list say `liveness_path`). Default: the deployment's
+    /// `liveness.illumination.allow_no_flash` (on); `true` where the deployment turned it
+    /// off is `no_flash_disabled`.
+    #[schema(example = true)]
+    allow_no_flash: Option<bool>,
 }
 
 /// A session's mode.
@@ -175,7 +182,7 @@ async fn read<T: Send + 'static>(
     request_body = ManagedSessionBody,
     responses(
         (status = 201, description = "Session created", body = ManagedSessionCreated),
-        (status = 400, description = "`invalid_json`, `invalid_mode`, `invalid_reference_id`, `invalid_redirect_url`, `invalid_webhook_url`, `invalid_reference_image`, `reference_no_face`, `invalid_match_threshold`, `invalid_face_model`, `empty_image`, `invalid_image`", body = ErrorBody),
+        (status = 400, description = "`invalid_json`, `invalid_mode`, `invalid_reference_id`, `invalid_redirect_url`, `invalid_webhook_url`, `invalid_reference_image`, `reference_no_face`, `invalid_match_threshold`, `invalid_face_model`, `no_flash_disabled`, `empty_image`, `invalid_image`", body = ErrorBody),
         (status = 408, description = "the body arrived too slowly (`body_timeout`)", body = ErrorBody),
         (status = 413, description = "`invalid_json` (body over 12 MB), `image_too_large` (reference over 8 MB decoded), `image_too_many_pixels`", body = ErrorBody),
         (status = 415, description = "`invalid_json` (not a JSON content type), `unsupported_image_format` (reference not JPEG, PNG or WebP)", body = ErrorBody),
@@ -196,6 +203,7 @@ pub async fn create_managed(
         reference_image: body.reference_image,
         match_threshold: body.match_threshold,
         face_model: crate::params::face_model(body.face_model.as_deref())?,
+        allow_no_flash: body.allow_no_flash,
     };
     let created = run(&state, move |s| s.create_managed(tenant.0, request)).await?;
     Ok(HttpResponse::Created().json(ManagedSessionCreated {

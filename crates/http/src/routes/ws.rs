@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use actix_ws::{CloseCode, CloseReason, Message, ProtocolError};
+use domain::LivenessPath;
 use serde::Deserialize;
 use sessions::SessionError;
 use sessions::live::{
@@ -27,8 +28,11 @@ pub const HEARTBEAT: Duration = Duration::from_secs(5);
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 
 #[derive(Debug, Deserialize)]
-pub struct TokenQuery {
+pub struct StreamQuery {
     pub token: Option<String>,
+    /// `light` (default) or `no_flash`: no colours; a passive session asks head turns. A
+    /// session that does not allow it is refused with `no_flash_not_allowed` (4003).
+    pub liveness_path: Option<LivenessPath>,
 }
 
 enum Outbound {
@@ -83,7 +87,7 @@ pub async fn stream(
     req: HttpRequest,
     body: web::Payload,
     path: web::Path<String>,
-    query: web::Query<TokenQuery>,
+    query: web::Query<StreamQuery>,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, ApiError> {
     let (response, mut session, messages) = actix_ws::handle(&req, body).map_err(|e| {
@@ -97,7 +101,12 @@ pub async fn stream(
     let (sender, receiver) = mpsc::unbounded_channel();
     let sink: Arc<dyn EventSink> = Arc::new(ChannelSink(sender));
     let id = uuid::Uuid::parse_str(path.as_str()).ok();
-    let token = query.into_inner().token.unwrap_or_default();
+    let StreamQuery {
+        token,
+        liveness_path,
+    } = query.into_inner();
+    let token = token.unwrap_or_default();
+    let path = liveness_path.unwrap_or_default();
     let service = state.sessions.clone();
     let client = crate::client::client_address(&req, &state.trusted_proxies);
     let failed_credentials = state.failed_credentials.clone();
@@ -105,7 +114,7 @@ pub async fn stream(
     actix_web::rt::spawn(async move {
         let connected = match id {
             None => Err(SessionError::NotFound),
-            Some(id) => web::block(move || service.connect(id, &token, sink))
+            Some(id) => web::block(move || service.connect(id, &token, path, sink))
                 .await
                 .unwrap_or(Err(SessionError::NotFound)),
         };

@@ -11,19 +11,21 @@ mod flow;
 mod intake;
 mod key_frames;
 mod light;
+mod opening;
 mod portrait;
 
 use std::sync::Arc;
 
+use domain::LivenessPath;
+
 use face_engine::geometry::BoundingBox;
 use face_engine::{EngineResult, FaceEngine, Image, Portrait};
 
-use crate::challenge::{Baseline, ChallengeKind, ChallengeTracker, draw_challenges};
+use crate::challenge::{Baseline, ChallengeKind, ChallengeTracker};
 use crate::config::{LivenessConfig, SessionMode};
 use crate::error::LivenessError;
 use crate::events::{Guidance, LivenessEvent};
 use crate::fusion::{EndReason, VerdictReport};
-use crate::illumination::Illumination;
 use crate::illumination::reading::LightReading;
 use crate::illumination::sample::LightSample;
 use crate::mailbox::TakenFrame;
@@ -35,6 +37,7 @@ use crate::observation::{
 use intake::{Admission, FrameIntake};
 pub use key_frames::{KEY_FRAME_GAP_MS, LANE_KEY_FRAME_GAP_MS};
 pub use light::LightCheck;
+pub use opening::{NO_FLASH_CHALLENGES, Opening};
 use portrait::PortraitCandidate;
 
 /// Faces counted with the all-faces detector every this many analysed frames.
@@ -53,13 +56,6 @@ const EMBED_EVERY_MS: u64 = 500;
 const EMBEDDINGS_BEFORE_ALTERNATING: usize = 2;
 /// Most frames sampled for identity.
 const MAX_EMBEDDINGS: usize = 10;
-
-/// Whether a client opens a session for the first time or again after a dropped socket.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Opening {
-    First,
-    Reconnect,
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -106,52 +102,6 @@ pub struct LivenessSession {
 }
 
 impl LivenessSession {
-    /// The one way production opens a session: its challenges (active mode) and its light
-    /// sequence (when `config.illumination_enabled`, on the first opening only) are drawn from
-    /// `rng`, in that order. Production seeds `rng` with the seed the session was created with
-    /// (so [`Self::challenge_count`] at creation and every opening draw alike); tests and
-    /// evaluations seed it with a known value. A [`Opening::Reconnect`] draws the same
-    /// challenges and shows no light: the sequence was sent before and is never sent again,
-    /// so a reconnect cannot fish for a new one (it is judged without light: `retry` at best).
-    pub fn new(
-        engine: Arc<FaceEngine>,
-        config: LivenessConfig,
-        mode: SessionMode,
-        rng: &mut impl rand::CryptoRng,
-        opening: Opening,
-    ) -> Result<Self, LivenessError> {
-        let plan = Self::draw_plan(&config, mode, rng);
-        let light = match (config.illumination_enabled, opening) {
-            (false, _) => LightCheck::Off,
-            (true, Opening::First) => LightCheck::Sequence(Illumination::draw(rng)),
-            (true, Opening::Reconnect) => LightCheck::ShownEarlier,
-        };
-        Self::replaying(engine, config, mode, plan, light)
-    }
-
-    /// How many challenges a session opened with `rng` seeded alike will ask (0 in passive
-    /// mode): the first of [`Self::new`]'s draws, made when the session is created.
-    pub fn challenge_count(
-        config: &LivenessConfig,
-        mode: SessionMode,
-        rng: &mut impl rand::CryptoRng,
-    ) -> usize {
-        Self::draw_plan(config, mode, rng).len()
-    }
-
-    fn draw_plan(
-        config: &LivenessConfig,
-        mode: SessionMode,
-        rng: &mut impl rand::CryptoRng,
-    ) -> Vec<ChallengeKind> {
-        match mode {
-            SessionMode::Active => {
-                draw_challenges(rng, config.min_challenges, config.max_challenges)
-            }
-            SessionMode::Passive => Vec::new(),
-        }
-    }
-
     /// A session that asks exactly `plan` under `light`: for replay drivers that must ask
     /// what a labelled recording holds (the accuracy sweeps draw plans from the actions a
     /// clip contains). Everything else opens sessions with [`Self::new`].
@@ -208,6 +158,15 @@ impl LivenessSession {
 
     pub fn mode(&self) -> SessionMode {
         self.mode
+    }
+
+    /// Whether the session shows (or showed, before a reconnect) the screen's colours:
+    /// [`LivenessPath::NoFlash`] when it was opened on that path or the light check is off.
+    pub fn liveness_path(&self) -> LivenessPath {
+        match self.light {
+            LightCheck::Off => LivenessPath::NoFlash,
+            LightCheck::Sequence(_) | LightCheck::ShownEarlier => LivenessPath::Light,
+        }
     }
 
     /// The challenges this session will ask, in order (empty in passive mode).

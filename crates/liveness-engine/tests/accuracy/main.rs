@@ -5,4 +5,5 @@
 
 mod camera_family;
 mod held_back;
+mod no_flash;
 mod screen_light;

@@ -35,6 +35,7 @@ fn run_frames(
         mode,
         &mut rng,
         Opening::First,
+        facegate_liveness_engine::LivenessPath::Light,
     )
     .expect("session");
     let looped = frames.iter().cycle().take(max_frames).cloned();

@@ -21,6 +21,7 @@ fn session(mode: SessionMode) -> LivenessSession {
         mode,
         &mut rng,
         Opening::First,
+        facegate_liveness_engine::LivenessPath::Light,
     )
     .expect("session")
 }

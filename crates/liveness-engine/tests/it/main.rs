@@ -9,5 +9,6 @@ mod attacks;
 mod bad_input;
 mod frame_cache;
 mod live_footage;
+mod no_flash;
 mod overloaded_light;
 mod portrait_requirements;

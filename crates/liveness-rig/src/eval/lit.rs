@@ -42,6 +42,7 @@ pub fn seeded_session(mode: SessionMode, seed: u64) -> LivenessSession {
         mode,
         &mut rand::rngs::StdRng::seed_from_u64(seed),
         Opening::First,
+        liveness_engine::LivenessPath::Light,
     )
     .expect("session")
 }

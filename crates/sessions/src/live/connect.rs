@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use domain::{Session, SessionStatus};
+use domain::{LivenessPath, Session, SessionStatus};
 use liveness_engine::mailbox::LatestFrame;
 use liveness_engine::{LivenessSession, Opening};
 use parking_lot::Mutex;
@@ -18,17 +18,22 @@ use crate::read::Credential;
 use crate::{SessionError, SessionResult, SessionService};
 
 impl SessionService {
-    /// Opens the stream of session `id` for the holder of `token`. Refused when the session
-    /// already has a verdict (single use) or another connection streams it.
+    /// Opens the stream of session `id` for the holder of `token` on `path` (the no-flash
+    /// path only where the session allows it). Refused when the session already has a verdict
+    /// (single use) or another connection streams it.
     pub fn connect(
         &self,
         id: Uuid,
         token: &str,
+        path: LivenessPath,
         sink: Arc<dyn EventSink>,
     ) -> SessionResult<LiveStream> {
         let session = self.authorize(id, Credential::Token(token))?;
         if session.status == SessionStatus::Completed {
             return Err(SessionError::AlreadyCompleted);
+        }
+        if path == LivenessPath::NoFlash && !session.allow_no_flash {
+            return Err(SessionError::NoFlashNotAllowed);
         }
         let holder = Uuid::new_v4().to_string();
         let ended = self
@@ -48,7 +53,7 @@ impl SessionService {
             .claim_session_stream(id, &holder, STREAM_LEASE_MS, storage::now_millis())
             .map_err(SessionError::from)
             .and_then(|claimed| match claimed {
-                true => self.open_engine_session(&session),
+                true => self.open_engine_session(&session, path),
                 false => Err(SessionError::AlreadyConnected),
             });
         let engine_session = match opened {
@@ -62,9 +67,11 @@ impl SessionService {
             }
         };
         let mailbox = LatestFrame::for_session(&engine_session);
+        let path = engine_session.liveness_path();
         sink.send(ClientMessage::Ready {
             mode: session.mode.as_str(),
-            challenge_count: session.challenge_count,
+            challenge_count: engine_session.challenge_plan().len() as u32,
+            liveness_path: path,
         });
         if let Some(sequence) = engine_session.illumination() {
             sink.send(ClientMessage::illumination(sequence));
@@ -74,6 +81,7 @@ impl SessionService {
                 service: self.clone(),
                 session,
                 holder,
+                path,
                 lease_renewed: Mutex::new(Instant::now()),
                 engine_session: Mutex::new(Some(engine_session)),
                 mailbox,
@@ -87,7 +95,11 @@ impl SessionService {
         })
     }
 
-    fn open_engine_session(&self, session: &Session) -> SessionResult<LivenessSession> {
+    fn open_engine_session(
+        &self,
+        session: &Session,
+        path: LivenessPath,
+    ) -> SessionResult<LivenessSession> {
         let reconnect = session.status == SessionStatus::InProgress;
         let begun = match self.store.begin_session(session.id) {
             Err(storage::StorageError::SessionFinished { .. }) => {
@@ -109,6 +121,7 @@ impl SessionService {
             begun.session.mode,
             &mut crate::session_rng(&begun.draw_seed),
             opening,
+            path,
         )?)
     }
 

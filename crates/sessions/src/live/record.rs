@@ -86,9 +86,9 @@ impl Live {
         let session = &self.session;
         let _done = RecordDone(self);
         let audit_frames = self.audit.lock().take();
-        let finished = self
-            .service
-            .outcome_of(session, report, engine_session, audit_frames);
+        let finished =
+            self.service
+                .outcome_of(session, self.path, report, engine_session, audit_frames);
         let stored = self.service.store.complete_session(
             session.id,
             &finished.outcome,

@@ -195,6 +195,7 @@ fn verdicts_are_stored_while_other_sessions_write() {
             draw_seed: domain::SessionSeed::from_bytes([7; 32]),
             attempt_number: 1,
             max_attempts: 3,
+            allow_no_flash: true,
             lifetime_ms: 600_000,
             reference_embedding: None,
             reference_face_model: None,

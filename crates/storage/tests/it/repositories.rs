@@ -265,7 +265,7 @@ fn migrations_go_up_down_and_up_again() {
         let mut conn = db.store.connection().expect("conn");
         connection::revert_all_migrations(&mut conn).expect("down");
         // PostgreSQL has two more migrations: the optional pgvector columns and indexes
-        let expected = if backend == "postgres" { 10 } else { 8 };
+        let expected = if backend == "postgres" { 11 } else { 9 };
         let applied = connection::run_migrations(&mut conn).expect("up");
         assert_eq!(applied, expected, "{backend}");
         assert_eq!(connection::run_migrations(&mut conn).expect("noop"), 0);

@@ -29,6 +29,7 @@ fn create(store: &Store, tenant: TenantId, reference_id: &str) -> Uuid {
             draw_seed: domain::SessionSeed::from_bytes([7; 32]),
             attempt_number: 1,
             max_attempts: 1,
+            allow_no_flash: true,
             lifetime_ms: 600_000,
             reference_embedding: None,
             reference_face_model: None,

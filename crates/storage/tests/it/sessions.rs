@@ -46,6 +46,7 @@ fn new_session(tenant: TenantId, lifetime_ms: i64) -> NewSession {
         draw_seed: domain::SessionSeed::from_bytes([7; 32]),
         attempt_number: 1,
         max_attempts: 3,
+        allow_no_flash: true,
         lifetime_ms,
         reference_embedding: Some(vec![0.6, 0.8]),
         reference_face_model: Some(domain::FaceModel::Sface),

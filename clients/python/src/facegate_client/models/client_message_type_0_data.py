@@ -21,13 +21,17 @@ T = TypeVar("T", bound="ClientMessageType0Data")
 @_attrs_define
 class ClientMessageType0Data:
     """ First message: what the session will ask.
+    `challenge_count` is how many challenges this connection asks: a passive session on
+    the no-flash path asks head turns (`liveness_path`: `light` or `no_flash`).
 
         Attributes:
             challenge_count (int):
+            liveness_path (str):  Example: light.
             mode (str):  Example: passive.
      """
 
     challenge_count: int
+    liveness_path: str
     mode: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -38,6 +42,8 @@ class ClientMessageType0Data:
     def to_dict(self) -> dict[str, Any]:
         challenge_count = self.challenge_count
 
+        liveness_path = self.liveness_path
+
         mode = self.mode
 
 
@@ -45,6 +51,7 @@ class ClientMessageType0Data:
         field_dict.update(self.additional_properties)
         field_dict.update({
             "challenge_count": challenge_count,
+            "liveness_path": liveness_path,
             "mode": mode,
         })
 
@@ -57,10 +64,13 @@ class ClientMessageType0Data:
         d = dict(src_dict)
         challenge_count = d.pop("challenge_count")
 
+        liveness_path = d.pop("liveness_path")
+
         mode = d.pop("mode")
 
         client_message_type_0_data = cls(
             challenge_count=challenge_count,
+            liveness_path=liveness_path,
             mode=mode,
         )
 

@@ -39,6 +39,8 @@ class ErrorDetailCode(StrEnum):
     MULTIPLE_FACES = "multiple_faces"
     NOT_FOUND = "not_found"
     NO_FACE = "no_face"
+    NO_FLASH_DISABLED = "no_flash_disabled"
+    NO_FLASH_NOT_ALLOWED = "no_flash_not_allowed"
     PHOTO_NOT_AVAILABLE = "photo_not_available"
     RATE_LIMITED = "rate_limited"
     REFERENCE_NO_FACE = "reference_no_face"

@@ -27,6 +27,12 @@ class ManagedSessionBody:
     """ `POST /api/v1/managed-session` body.
 
         Attributes:
+            allow_no_flash (bool | None | Unset): Whether the verification page offers a person sensitive to flashing light
+                the
+                no-flash path (head turns instead of the screen's colours; the result, webhook and
+                session list say `liveness_path`). Default: the deployment's
+                `liveness.illumination.allow_no_flash` (on); `true` where the deployment turned it
+                off is `no_flash_disabled`. Example: True.
             face_model (FaceModel | None | Unset):
             match_threshold (float | None | Unset): Similarity (0..1) from which the portrait matches `reference_image`;
                 default 0.65. Example: 0.65.
@@ -46,6 +52,7 @@ class ManagedSessionBody:
             webhook_url (None | str | Unset): Receives the signed verdict (`https`, public, a host that resolves).
      """
 
+    allow_no_flash: bool | None | Unset = UNSET
     face_model: FaceModel | None | Unset = UNSET
     match_threshold: float | None | Unset = UNSET
     mode: None | SessionModeName | Unset = UNSET
@@ -59,6 +66,12 @@ class ManagedSessionBody:
 
 
     def to_dict(self) -> dict[str, Any]:
+        allow_no_flash: bool | None | Unset
+        if isinstance(self.allow_no_flash, Unset):
+            allow_no_flash = UNSET
+        else:
+            allow_no_flash = self.allow_no_flash
+
         face_model: None | str | Unset
         if isinstance(self.face_model, Unset):
             face_model = UNSET
@@ -110,6 +123,8 @@ class ManagedSessionBody:
 
         field_dict.update({
         })
+        if allow_no_flash is not UNSET:
+            field_dict["allow_no_flash"] = allow_no_flash
         if face_model is not UNSET:
             field_dict["face_model"] = face_model
         if match_threshold is not UNSET:
@@ -132,6 +147,16 @@ class ManagedSessionBody:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        def _parse_allow_no_flash(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        allow_no_flash = _parse_allow_no_flash(d.pop("allow_no_flash", UNSET))
+
+
         def _parse_face_model(data: object) -> FaceModel | None | Unset:
             if data is None:
                 return data
@@ -223,6 +248,7 @@ class ManagedSessionBody:
 
 
         managed_session_body = cls(
+            allow_no_flash=allow_no_flash,
             face_model=face_model,
             match_threshold=match_threshold,
             mode=mode,

@@ -41,6 +41,10 @@ class ResultDetail:
                 `layer`, `score` (0..1),
                 `reason` and `evidence` (`measured`, `attack`, or `none` where the layer could not
                 judge; only `attack` fails a session on its own).
+            liveness_path (None | str | Unset): `light` (the screen's colours were shown and judged) or `no_flash` (head
+                turns and
+                motion, no colours: the person chose the path, or the deployment's light check is
+                off); null until completed. Example: light.
             match (MatchView | None | Unset):
             photo_quality (list[RequirementView] | None | Unset): After a `pass`: the portrait checked requirement by
                 requirement (ICAO 9303, ISO/IEC
@@ -55,6 +59,7 @@ class ResultDetail:
     reasons: list[str]
     completed_at: int | None | Unset = UNSET
     layers: None | ResultDetailLayersType0 | Unset = UNSET
+    liveness_path: None | str | Unset = UNSET
     match: MatchView | None | Unset = UNSET
     photo_quality: list[RequirementView] | None | Unset = UNSET
     reference_id: None | str | Unset = UNSET
@@ -93,6 +98,12 @@ class ResultDetail:
             layers = self.layers.to_dict()
         else:
             layers = self.layers
+
+        liveness_path: None | str | Unset
+        if isinstance(self.liveness_path, Unset):
+            liveness_path = UNSET
+        else:
+            liveness_path = self.liveness_path
 
         match: dict[str, Any] | None | Unset
         if isinstance(self.match, Unset):
@@ -135,6 +146,8 @@ class ResultDetail:
             field_dict["completed_at"] = completed_at
         if layers is not UNSET:
             field_dict["layers"] = layers
+        if liveness_path is not UNSET:
+            field_dict["liveness_path"] = liveness_path
         if match is not UNSET:
             field_dict["match"] = match
         if photo_quality is not UNSET:
@@ -191,6 +204,16 @@ class ResultDetail:
             return cast(None | ResultDetailLayersType0 | Unset, data)
 
         layers = _parse_layers(d.pop("layers", UNSET))
+
+
+        def _parse_liveness_path(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        liveness_path = _parse_liveness_path(d.pop("liveness_path", UNSET))
 
 
         def _parse_match(data: object) -> MatchView | None | Unset:
@@ -256,6 +279,7 @@ class ResultDetail:
             reasons=reasons,
             completed_at=completed_at,
             layers=layers,
+            liveness_path=liveness_path,
             match=match,
             photo_quality=photo_quality,
             reference_id=reference_id,

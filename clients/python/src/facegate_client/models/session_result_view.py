@@ -41,6 +41,10 @@ class SessionResultView:
                 with `layer`, `score` (0..1),
                 `reason` and `evidence` (`measured`, `attack`, or `none` where the layer could not
                 judge; only `attack` fails a session on its own).
+            liveness_path (None | str | Unset): `light` (the screen's colours were shown and judged) or `no_flash` (head
+                turns and
+                motion, no colours: the person chose the path, or the deployment's light check is
+                off); null until completed. Example: light.
             match (MatchView | None | Unset):
             mode (str | Unset):  Example: passive.
             photo_quality (list[RequirementView] | None | Unset): After a `pass`: the portrait checked requirement by
@@ -64,6 +68,7 @@ class SessionResultView:
     expires_at: int | Unset = UNSET
     kind: str | Unset = UNSET
     layers: None | SessionResultViewLayersType0 | Unset = UNSET
+    liveness_path: None | str | Unset = UNSET
     match: MatchView | None | Unset = UNSET
     mode: str | Unset = UNSET
     photo_quality: list[RequirementView] | None | Unset = UNSET
@@ -106,6 +111,12 @@ class SessionResultView:
             layers = self.layers.to_dict()
         else:
             layers = self.layers
+
+        liveness_path: None | str | Unset
+        if isinstance(self.liveness_path, Unset):
+            liveness_path = UNSET
+        else:
+            liveness_path = self.liveness_path
 
         match: dict[str, Any] | None | Unset
         if isinstance(self.match, Unset):
@@ -183,6 +194,8 @@ class SessionResultView:
             field_dict["kind"] = kind
         if layers is not UNSET:
             field_dict["layers"] = layers
+        if liveness_path is not UNSET:
+            field_dict["liveness_path"] = liveness_path
         if match is not UNSET:
             field_dict["match"] = match
         if mode is not UNSET:
@@ -250,6 +263,16 @@ class SessionResultView:
             return cast(None | SessionResultViewLayersType0 | Unset, data)
 
         layers = _parse_layers(d.pop("layers", UNSET))
+
+
+        def _parse_liveness_path(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        liveness_path = _parse_liveness_path(d.pop("liveness_path", UNSET))
 
 
         def _parse_match(data: object) -> MatchView | None | Unset:
@@ -360,6 +383,7 @@ class SessionResultView:
             expires_at=expires_at,
             kind=kind,
             layers=layers,
+            liveness_path=liveness_path,
             match=match,
             mode=mode,
             photo_quality=photo_quality,
