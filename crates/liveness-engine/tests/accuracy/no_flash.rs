@@ -132,7 +132,7 @@ fn a_person_turning_passes_the_no_flash_path_and_a_print_does_not() {
 /// The whole path: the figures of docs/accuracy.md ("The no-flash path"), held to what it
 /// measured.
 #[test]
-#[ignore = "the no-flash sweep (about 10 minutes on 2 vCPU); its CI share runs above"]
+#[ignore = "the no-flash sweep (about 2 minutes on 2 vCPU); its CI share runs above"]
 fn the_no_flash_path_on_the_held_back_half() {
     let live = live(6);
     let (passed, failed) = print_live(&live);
