@@ -407,7 +407,8 @@ async function runScenario() {
   await page.keyboard.press('Tab');
   report.focused = await page.evaluate(() => document.activeElement?.id);
   if (scenario.no_flash) {
-    // keyboard only: Tab on from the start button to "I'm sensitive to flashing light"
+    // keyboard only: "I'm sensitive to flashing light" sits in the flash warning, the first
+    // control after the heading
     report.no_flash_offered = await page.isVisible('#welcome-no-flash');
     for (let presses = 0; presses < 5; presses++) {
       if ((await page.evaluate(() => document.activeElement?.id)) === 'welcome-no-flash') break;

@@ -103,7 +103,11 @@ fn the_page_passed_and_landed_on_the_redirect(
         json!(["welcome", "camera", "capture", "result"]),
         "{report:#}"
     );
-    assert_eq!(report["focused"], "welcome-start", "Tab reaches the button");
+    // the first control: the flash warning's "I'm sensitive to flashing light", then Start
+    assert_eq!(
+        report["focused"], "welcome-no-flash",
+        "Tab reaches the warning's choice"
+    );
     assert_eq!(
         report["final_url"],
         format!("{REDIRECT}?session_id={id}"),
