@@ -287,7 +287,7 @@ fn keys_create_list_revoke_and_migrate() {
         );
         String::from_utf8_lossy(&output.stdout).into_owned()
     };
-    assert!(run(&["migrate"]).contains("applied 8 migration"));
+    assert!(run(&["migrate"]).contains("applied 9 migration"));
     assert!(run(&["migrate"]).contains("applied 0 migration"));
     let created = run(&["keys", "create", "--tenant", "acme"]);
     let key = created
