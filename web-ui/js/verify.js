@@ -423,7 +423,6 @@ async function main() {
     $('welcome-no-flash-hint').hidden = false;
     $('welcome-no-flash').onclick = () => {
       flow.noFlash = true;
-      document.body.dataset.path = 'no_flash';
       show('camera');
     };
   }

@@ -156,9 +156,10 @@ pub fn run(settings: &Settings, command: EvalCommand) -> Result<(), String> {
                 seed,
                 camera.families(),
             )?;
-            let path = match no_flash {
-                true => liveness_engine::LivenessPath::NoFlash,
-                false => liveness_engine::LivenessPath::Light,
+            let path = if no_flash {
+                liveness_engine::LivenessPath::NoFlash
+            } else {
+                liveness_engine::LivenessPath::Light
             };
             let playback = crate::eval_liveness::Playback {
                 fps,

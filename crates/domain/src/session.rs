@@ -57,26 +57,13 @@ impl SessionMode {
 /// How a session proved liveness: `light` (the screen's colour sequence was shown and its
 /// reflection judged) or `no_flash` (no colours: head-movement challenges and motion, the path
 /// a person sensitive to flashing light chooses, or a deployment with the light check off).
+/// Its names in the API, the WebSocket query and the stored evidence are serde's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
-#[derive(strum::IntoStaticStr, strum::EnumString)]
-#[strum(serialize_all = "snake_case")]
 pub enum LivenessPath {
     #[default]
     Light,
     NoFlash,
-}
-
-impl LivenessPath {
-    /// Its name in the API, the WebSocket query and the stored evidence.
-    pub fn as_str(self) -> &'static str {
-        self.into()
-    }
-
-    /// The path a sent or stored name names.
-    pub fn parse(value: &str) -> Option<Self> {
-        value.parse().ok()
-    }
 }
 
 /// Lifecycle: `created` → `in_progress` → `completed`; `created`/`in_progress` → `expired`.

@@ -106,6 +106,21 @@ fn a_person_sensitive_to_flashing_light_passes_without_colours_and_a_replay_does
     assert_eq!(keyed.body["status"], "completed");
 }
 
+/// Asks session `id` for the no-flash path over the socket: `no_flash_not_allowed`, close 4003.
+fn assert_no_flash_refused(base_url: &str, id: &str, token: &str) {
+    let refused = live::send_and_wait_close(
+        base_url,
+        id,
+        &format!("{token}&liveness_path=no_flash"),
+        Vec::new(),
+        Duration::from_secs(10),
+    );
+    assert_eq!(
+        (refused.error_code(), refused.close_code),
+        (Some("no_flash_not_allowed"), Some(4003))
+    );
+}
+
 #[test]
 fn the_no_flash_path_is_refused_where_the_session_or_the_deployment_turned_it_off() {
     let server = start_server(&[]);
@@ -117,17 +132,7 @@ fn the_no_flash_path_is_refused_where_the_session_or_the_deployment_turned_it_of
     );
     assert_eq!(created.status, 201, "{}", created.body);
     let (id, token) = id_and_token(&created.body);
-    let refused = live::send_and_wait_close(
-        &server.base_url,
-        &id,
-        &format!("{token}&liveness_path=no_flash"),
-        Vec::new(),
-        Duration::from_secs(10),
-    );
-    assert_eq!(
-        (refused.error_code(), refused.close_code),
-        (Some("no_flash_not_allowed"), Some(4003))
-    );
+    assert_no_flash_refused(&server.base_url, &id, &token);
     // the light path of the same session opens, with its colours
     let mut lit = live::open(&server.base_url, &id, &token);
     let opened = live::stream(&mut lit, &[], 1, Duration::from_millis(500));
@@ -162,12 +167,5 @@ fn the_no_flash_path_is_refused_where_the_session_or_the_deployment_turned_it_of
     assert_eq!(asked.body["error"]["code"], "no_flash_disabled");
     let plain = post_managed_session(&strict, &key, json!({"mode": "passive"}));
     let (id, token) = id_and_token(&plain.body);
-    let refused = live::send_and_wait_close(
-        &strict.base_url,
-        &id,
-        &format!("{token}&liveness_path=no_flash"),
-        Vec::new(),
-        Duration::from_secs(10),
-    );
-    assert_eq!(refused.close_code, Some(4003));
+    assert_no_flash_refused(&strict.base_url, &id, &token);
 }

@@ -46,25 +46,22 @@ impl LivenessSession {
         opening: Opening,
         path: LivenessPath,
     ) -> Result<Self, LivenessError> {
-        let plan = Self::draw_plan(&config, mode, rng);
+        let (mode, plan) = match (path, mode) {
+            (LivenessPath::NoFlash, SessionMode::Passive) => {
+                let turns = config.min_challenges;
+                let plan = draw_challenges_from(rng, &NO_FLASH_CHALLENGES, turns, turns);
+                (SessionMode::Active, plan)
+            }
+            (LivenessPath::NoFlash | LivenessPath::Light, _) => {
+                (mode, Self::draw_plan(&config, mode, rng))
+            }
+        };
         let light = match (config.illumination_enabled, path, opening) {
             (false, _, _) | (true, LivenessPath::NoFlash, _) => LightCheck::Off,
             (true, LivenessPath::Light, Opening::First) => {
                 LightCheck::Sequence(Illumination::draw(rng))
             }
             (true, LivenessPath::Light, Opening::Reconnect) => LightCheck::ShownEarlier,
-        };
-        let (mode, plan) = match (path, mode) {
-            (LivenessPath::NoFlash, SessionMode::Passive) => (
-                SessionMode::Active,
-                draw_challenges_from(
-                    rng,
-                    &NO_FLASH_CHALLENGES,
-                    config.min_challenges,
-                    config.min_challenges,
-                ),
-            ),
-            (LivenessPath::NoFlash | LivenessPath::Light, _) => (mode, plan),
         };
         Self::replaying(engine, config, mode, plan, light)
     }

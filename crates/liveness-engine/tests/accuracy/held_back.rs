@@ -141,10 +141,12 @@ fn a_split_with_a_source_in_both_halves_is_refused() {
     }
 }
 
-fn print_active(active: &[ReplayOutcome]) -> (usize, usize) {
+/// Prints each live `outcome` under `label` with its layers, then how many passed and failed;
+/// returns (passed, failed).
+pub(crate) fn print_live(label: &str, active: &[ReplayOutcome]) -> (usize, usize) {
     for o in active {
         println!(
-            "Active live {} {:?} {:?} {:.3} {}",
+            "{label} {} {:?} {:?} {:.3} {}",
             o.recording,
             o.challenges,
             o.report.verdict,
@@ -161,7 +163,7 @@ fn print_active(active: &[ReplayOutcome]) -> (usize, usize) {
         .filter(|o| o.report.verdict == Verdict::Pass)
         .count();
     println!(
-        "active live: {passed} of {} passed, {failed} failed",
+        "{label}: {passed} of {} passed, {failed} failed",
         active.len()
     );
     (passed, failed)
@@ -209,7 +211,7 @@ fn held_back_sample_ends_as_the_sweep_measured() {
     }
     let active = active_live(Half::HeldBack, true);
     assert!(active.len() >= 2, "active plans in the sample");
-    let (passed, _) = print_active(&active);
+    let (passed, _) = print_live("active live", &active);
     assert_eq!(
         passed,
         active.len(),
@@ -225,7 +227,7 @@ fn held_back_half_meets_the_measured_rates() {
     let runs = evaluate(&jobs(Half::HeldBack));
     let rows = table(&runs);
     let active = active_live(Half::HeldBack, false);
-    let (active_passed, active_failed) = print_active(&active);
+    let (active_passed, active_failed) = print_live("active live", &active);
     assert_no_live_fail_and_no_attack_pass(&runs);
     assert_eq!(active_failed, 0, "active live sessions failed");
     // measured 2026-11-26 (2 vCPU, 708 s), after issue 39's chance bar: every live session of

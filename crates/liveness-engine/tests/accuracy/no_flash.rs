@@ -24,6 +24,8 @@ use eval::set::{Case, Half, Truth};
 use eval::{FPS, engine, in_parallel, video};
 use sweep::{Run, jobs, table};
 
+use crate::held_back::print_live;
+
 /// A session on the no-flash path asking `plan` (what a passive session's no-flash opening
 /// draws; replayed so that the labelled footage holds every action asked).
 fn no_flash_session(plan: Vec<facegate_liveness_engine::ChallengeKind>) -> LivenessSession {
@@ -91,26 +93,6 @@ fn active_attack_cases() -> Vec<Case> {
         .collect()
 }
 
-fn print_live(outcomes: &[ReplayOutcome]) -> (usize, usize) {
-    for o in outcomes {
-        println!(
-            "no-flash live {} {:?} {:?} {:.3} {}",
-            o.recording,
-            o.challenges,
-            o.report.verdict,
-            o.report.confidence,
-            serde_json::to_string(&o.report.layers).unwrap_or_default()
-        );
-    }
-    let count = |v: Verdict| outcomes.iter().filter(|o| o.report.verdict == v).count();
-    let (passed, failed) = (count(Verdict::Pass), count(Verdict::Fail));
-    println!(
-        "no-flash live: {passed} of {} passed, {failed} failed",
-        outcomes.len()
-    );
-    (passed, failed)
-}
-
 /// CI's share: a person turning as asked passes without any colour, and a held-back print
 /// does not.
 #[test]
@@ -118,7 +100,7 @@ fn a_person_turning_passes_the_no_flash_path_and_a_print_does_not() {
     let outcomes = live(1);
     let first = &outcomes[..1.min(outcomes.len())];
     assert_eq!(first.len(), 1, "a labelled video with both turns");
-    let (passed, _) = print_live(first);
+    let (passed, _) = print_live("no-flash live", first);
     assert_eq!(passed, 1, "the live person passes on the no-flash path");
     let print = active_attack_cases()
         .into_iter()
@@ -135,7 +117,7 @@ fn a_person_turning_passes_the_no_flash_path_and_a_print_does_not() {
 #[ignore = "the no-flash sweep (about 2 minutes on 2 vCPU); its CI share runs above"]
 fn the_no_flash_path_on_the_held_back_half() {
     let live = live(6);
-    let (passed, failed) = print_live(&live);
+    let (passed, failed) = print_live("no-flash live", &live);
     let runs = attacks(active_attack_cases());
     table(&runs);
     let attacks_passed: Vec<String> = runs
