@@ -1,5 +1,5 @@
 //! The application layer's one error type: what a use case refuses, in its own terms and never
-//! as an HTTP status (the web layer maps every variant to an error code).
+//! as an HTTP status (each variant names its error code here, `domain::ErrorCode`).
 
 use thiserror::Error;
 
@@ -31,3 +31,30 @@ pub enum AppError {
 
 /// The result of a use case.
 pub type AppResult<T> = Result<T, AppError>;
+
+impl domain::ErrorCode for AppError {
+    fn error_code(&self) -> domain::Code {
+        use domain::Code;
+        match self {
+            AppError::Engine(e) => e.error_code(),
+            AppError::Storage(e) => e.error_code(),
+            AppError::Domain(e) => e.error_code(),
+            AppError::TextTooLong { .. } => Code::FieldTooLong,
+            AppError::InvalidFaceId => Code::InvalidIdentifier,
+            AppError::FaceQualityTooLow { .. } => Code::FaceQualityTooLow,
+            AppError::Internal(_) => Code::InternalError,
+        }
+    }
+
+    fn retry_after_seconds(&self) -> Option<u64> {
+        match self {
+            AppError::Storage(e) => e.retry_after_seconds(),
+            AppError::Engine(_)
+            | AppError::Domain(_)
+            | AppError::TextTooLong { .. }
+            | AppError::InvalidFaceId
+            | AppError::FaceQualityTooLow { .. }
+            | AppError::Internal(_) => None,
+        }
+    }
+}

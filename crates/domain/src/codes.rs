@@ -51,7 +51,7 @@ error_codes! {
     EmptyImage = 400, "empty_image", "a zero-byte image";
     InvalidImage = 400, "invalid_image", "recognised format, undecodable data (for example a truncated JPEG)";
     InvalidIdentifier = 400, "invalid_identifier", "an `external_id`, `external_face_id` or `face_id` of the wrong form";
-    InvalidParameter = 400, "invalid_parameter", "a query or form parameter out of its range or set";
+    InvalidParameter = 400, "invalid_parameter", "a query or form parameter out of its range or set, or a query parameter given twice";
     UnknownParameter = 400, "unknown_parameter", "an unknown query parameter";
     InvalidFaceModel = 400, "invalid_face_model", "a `face_model` that is not one of the shipped face models (`fr_feature`, `sface`); the message lists them";
     InvalidJson = 400, "invalid_json", "a malformed JSON body (413 when over 64 KB, or 12 MB for a managed session, which may carry a reference image; 415 without a JSON content type)";
@@ -103,6 +103,19 @@ error_codes! {
 impl std::fmt::Display for Code {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// An error that names the [`Code`] a client is answered with. Each crate implements it beside
+/// its own error (as meilisearch's `ErrorCode`), matching every variant, so the web layer keeps
+/// one conversion and never names another crate's variants.
+pub trait ErrorCode: std::error::Error {
+    /// The code a client is answered with.
+    fn error_code(&self) -> Code;
+
+    /// Seconds a client should wait before trying again (`Retry-After`), where the error knows.
+    fn retry_after_seconds(&self) -> Option<u64> {
+        None
     }
 }
 

@@ -18,3 +18,14 @@ pub enum DomainError {
         to: &'static str,
     },
 }
+
+impl crate::ErrorCode for DomainError {
+    fn error_code(&self) -> crate::Code {
+        use crate::Code;
+        match self {
+            DomainError::InvalidIdentifier { .. } => Code::InvalidIdentifier,
+            DomainError::OutOfUnitRange { .. } => Code::InvalidParameter,
+            DomainError::InvalidTransition { .. } => Code::InvalidState,
+        }
+    }
+}

@@ -2,6 +2,7 @@
 //! webhook deliveries, verdict rules and their reason codes, the vector-search contract and the domain's errors.
 //! No I/O.
 
+pub mod clock;
 pub mod codes;
 pub mod collection;
 pub mod error;
@@ -14,7 +15,8 @@ pub mod vector;
 pub mod verdict;
 pub mod webhook;
 
-pub use codes::Code;
+pub use clock::{Clock, ManualClock, SharedClock, SystemClock};
+pub use codes::{Code, ErrorCode};
 pub use collection::{Collection, IndexedFace};
 pub use error::DomainError;
 pub use face_model::FaceModel;

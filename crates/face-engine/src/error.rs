@@ -63,3 +63,23 @@ pub enum EngineError {
 
 /// Shorthand result type for the face engine.
 pub type EngineResult<T> = Result<T, EngineError>;
+
+impl domain::ErrorCode for EngineError {
+    fn error_code(&self) -> domain::Code {
+        use domain::Code;
+        match self {
+            EngineError::EmptyImage => Code::EmptyImage,
+            EngineError::UnsupportedFormat => Code::UnsupportedImageFormat,
+            EngineError::CorruptImage(_) => Code::InvalidImage,
+            EngineError::TooManyPixels { .. } => Code::ImageTooManyPixels,
+            EngineError::NoFace => Code::NoFace,
+            EngineError::MultipleFaces { .. } => Code::MultipleFaces,
+            EngineError::FaceModelMismatch { .. } => Code::EmbedderMismatch,
+            EngineError::ModelMissing { .. }
+            | EngineError::EmbedderWidth { .. }
+            | EngineError::ModelChecksum { .. }
+            | EngineError::Manifest(_)
+            | EngineError::Inference { .. } => Code::InternalError,
+        }
+    }
+}

@@ -1,16 +1,13 @@
-//! The one error shape of the API, `{"error": {"code", "message"}}`, and the exhaustive
-//! mapping of every domain, engine and storage error to a status and a stable code
-//! (listed in docs/api.md).
+//! The one error shape of the API, `{"error": {"code", "message"}}`, and the one conversion
+//! of every crate's error into it: each error names its own stable code (listed in
+//! docs/api.md) beside itself, through `domain::ErrorCode`.
 
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
-use domain::DomainError;
-use face_engine::EngineError;
 use serde::Serialize;
-use storage::{Entity, StorageError};
 use utoipa::ToSchema;
 
-pub use domain::Code;
+pub use domain::{Code, ErrorCode};
 
 /// An API error: a [`Code`] (which gives the HTTP status), a human message, and the
 /// seconds to put in `Retry-After`.
@@ -118,155 +115,81 @@ impl ResponseError for ApiError {
     }
 }
 
-impl From<EngineError> for ApiError {
-    fn from(e: EngineError) -> Self {
-        let message = e.to_string();
-        match e {
-            EngineError::EmptyImage => Self::new(Code::EmptyImage, message),
-            EngineError::UnsupportedFormat => Self::new(Code::UnsupportedImageFormat, message),
-            EngineError::CorruptImage(_) => Self::new(Code::InvalidImage, message),
-            EngineError::TooManyPixels { .. } => Self::new(Code::ImageTooManyPixels, message),
-            EngineError::NoFace => Self::new(Code::NoFace, message),
-            EngineError::MultipleFaces { .. } => Self::new(Code::MultipleFaces, message),
-            EngineError::FaceModelMismatch { .. } => Self::new(Code::EmbedderMismatch, message),
-            EngineError::ModelMissing { .. }
-            | EngineError::EmbedderWidth { .. }
-            | EngineError::ModelChecksum { .. }
-            | EngineError::Manifest(_)
-            | EngineError::Inference { .. } => {
-                tracing::error!(error = %message, "engine failure");
-                Self::internal("inference failed")
+/// The one conversion: every crate's error names its own code (`domain::ErrorCode`, matched
+/// variant by variant beside each error). A failure of the server is logged and answered
+/// without its cause; a session that does not exist and one whose token does not match read
+/// the same.
+impl<E: ErrorCode> From<E> for ApiError {
+    fn from(e: E) -> Self {
+        let code = e.error_code();
+        let message = match code {
+            Code::InternalError => {
+                tracing::error!(error = %e, "internal failure");
+                "internal failure".to_owned()
             }
+            Code::DatabaseUnavailable => {
+                tracing::warn!(error = %e, "database unavailable");
+                "the database is unavailable; retry shortly".to_owned()
+            }
+            Code::SessionNotFound => "Session not found".to_owned(),
+            _ => e.to_string(),
+        };
+        let error = Self::new(code, message);
+        match e.retry_after_seconds() {
+            Some(seconds) => error.retry_after(seconds),
+            None => error,
         }
     }
 }
 
-impl From<StorageError> for ApiError {
-    fn from(e: StorageError) -> Self {
-        let message = e.to_string();
-        match e {
-            StorageError::NotFound { entity } => match entity {
-                Entity::Collection => Self::new(Code::CollectionNotFound, message),
-                Entity::Face => Self::new(Code::FaceNotFound, message),
-                Entity::Session => Self::new(Code::SessionNotFound, "Session not found"),
-                Entity::SessionAttempt
-                | Entity::SessionStream
-                | Entity::Tenant
-                | Entity::ApiKey
-                | Entity::DeploymentFact
-                | Entity::RequestCounter
-                | Entity::WebhookDelivery
-                | Entity::WebhookSecret
-                | Entity::Record => Self::new(Code::NotFound, message),
-            },
-            StorageError::Conflict { entity } => match entity {
-                Entity::Collection => Self::new(Code::CollectionAlreadyExists, message),
-                Entity::Face
-                | Entity::Session
-                | Entity::SessionAttempt
-                | Entity::SessionStream
-                | Entity::Tenant
-                | Entity::ApiKey
-                | Entity::DeploymentFact
-                | Entity::RequestCounter
-                | Entity::WebhookDelivery
-                | Entity::WebhookSecret
-                | Entity::Record => Self::new(Code::Conflict, message),
-            },
-            StorageError::Unavailable(_) => {
-                tracing::warn!(error = %message, "database unavailable");
-                Self::new(
-                    Code::DatabaseUnavailable,
-                    "the database is unavailable; retry shortly",
-                )
-                .retry_after(2)
-            }
-            StorageError::EmbedderMismatch { .. } => Self::new(Code::EmbedderMismatch, message),
-            StorageError::Corrupt(_) | StorageError::Migration(_) => {
-                tracing::error!(error = %message, "storage failure");
-                Self::internal("storage failure")
-            }
-            StorageError::SessionFinished { .. } => Self::new(Code::InvalidState, message),
-            StorageError::Domain(domain) => domain.into(),
-        }
-    }
-}
-
-impl From<app::AppError> for ApiError {
-    fn from(e: app::AppError) -> Self {
-        use app::AppError as A;
-        let message = e.to_string();
-        match e {
-            A::Engine(e) => e.into(),
-            A::Storage(e) => e.into(),
-            A::Domain(e) => e.into(),
-            A::TextTooLong { .. } => Self::new(Code::FieldTooLong, message),
-            A::InvalidFaceId => Self::new(Code::InvalidIdentifier, message),
-            A::FaceQualityTooLow { .. } => Self::new(Code::FaceQualityTooLow, message),
-            A::Internal(_) => {
-                tracing::error!(error = %message, "use case failure");
-                Self::internal("internal failure")
-            }
-        }
-    }
-}
-
-impl From<DomainError> for ApiError {
-    fn from(e: DomainError) -> Self {
-        let message = e.to_string();
-        match e {
-            DomainError::InvalidIdentifier { .. } => Self::new(Code::InvalidIdentifier, message),
-            DomainError::OutOfUnitRange { .. } => Self::new(Code::InvalidParameter, message),
-            DomainError::InvalidTransition { .. } => Self::new(Code::InvalidState, message),
-        }
-    }
-}
-
-impl From<actix_web::error::BlockingError> for ApiError {
-    fn from(_: actix_web::error::BlockingError) -> Self {
+impl ApiError {
+    /// A blocking task's pool refused or lost the task (`web::block`).
+    pub fn from_blocking(_: actix_web::error::BlockingError) -> Self {
         Self::internal("worker pool unavailable")
-    }
-}
-
-impl From<sessions::SessionError> for ApiError {
-    fn from(e: sessions::SessionError) -> Self {
-        use sessions::SessionError as S;
-        let message = e.to_string();
-        match e {
-            S::NotFound => Self::new(Code::SessionNotFound, "Session not found"),
-            S::InvalidMode => Self::new(Code::InvalidMode, message),
-            S::InvalidReferenceId { .. } => Self::new(Code::InvalidReferenceId, message),
-            S::InvalidReferenceImage(_) => Self::new(Code::InvalidReferenceImage, message),
-            S::ReferenceTooLarge { .. } => Self::new(Code::ImageTooLarge, message),
-            S::ReferenceHasNoFace => Self::new(Code::ReferenceNoFace, message),
-            S::InvalidMatchThreshold => Self::new(Code::InvalidMatchThreshold, message),
-            S::InvalidFingerprint { .. } => Self::new(Code::InvalidFingerprintId, message),
-            S::InvalidRedirectUrl(_) => Self::new(Code::InvalidRedirectUrl, message),
-            S::InvalidWebhookUrl(_) => Self::new(Code::InvalidWebhookUrl, message),
-            S::DirectSessionsDisabled => Self::new(Code::DirectSessionsDisabled, message),
-            S::TooManyAttempts {
-                retry_after_seconds,
-            } => Self::new(Code::TooManyAttempts, message).retry_after(retry_after_seconds),
-            S::CaptchaFailed => Self::new(Code::CaptchaFailed, message),
-            S::NotVerified => Self::new(Code::SessionNotVerified, message),
-            S::AlreadyCompleted => Self::new(Code::SessionCompleted, message),
-            S::AlreadyConnected => Self::new(Code::SessionBusy, message),
-            S::FrameTooLarge { .. } => Self::new(Code::FrameTooLarge, message),
-            S::PhotoNotAvailable => Self::new(Code::PhotoNotAvailable, message),
-            S::NoFlashDisabled => Self::new(Code::NoFlashDisabled, message),
-            S::NoFlashNotAllowed => Self::new(Code::NoFlashNotAllowed, message),
-            S::InvalidListParameter(_) => Self::new(Code::InvalidParameter, message),
-            S::Storage(e) => e.into(),
-            S::Engine(e) => e.into(),
-            S::Liveness(e) => {
-                tracing::error!(error = %e, "liveness engine failure");
-                Self::internal("liveness engine failure")
-            }
-        }
     }
 }
 
 /// The answer to a path no route matches (`route_not_found`).
 pub(crate) async fn route_not_found() -> actix_web::HttpResponse {
     ApiError::new(Code::RouteNotFound, "no route matches this path").error_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sessions::SessionError;
+    use crate::storage::{Entity, StorageError};
+
+    #[test]
+    fn every_crate_error_reaches_the_client_by_its_own_code() {
+        let unavailable = ApiError::from(StorageError::Unavailable("pool timed out".into()));
+        assert_eq!(unavailable.code, Code::DatabaseUnavailable);
+        assert_eq!(unavailable.retry_after, Some(2));
+        assert!(
+            !unavailable.message.contains("pool"),
+            "the cause is logged, not answered"
+        );
+
+        let corrupt = ApiError::from(SessionError::Storage(StorageError::Corrupt("row 7".into())));
+        assert_eq!(corrupt.code, Code::InternalError);
+        assert_eq!(corrupt.message, "internal failure");
+
+        // an unknown session and a wrong token read the same, whichever layer found it
+        let by_store = ApiError::from(StorageError::NotFound {
+            entity: Entity::Session,
+        });
+        let by_service = ApiError::from(SessionError::NotFound);
+        assert_eq!(
+            (by_store.code, by_store.message),
+            (by_service.code, by_service.message)
+        );
+
+        let waiting = ApiError::from(SessionError::TooManyAttempts {
+            retry_after_seconds: 40,
+        });
+        assert_eq!(
+            (waiting.code, waiting.retry_after),
+            (Code::TooManyAttempts, Some(40))
+        );
+    }
 }

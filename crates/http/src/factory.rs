@@ -16,7 +16,8 @@ use services::{Services, Settings, SettingsError};
 use crate::deadline::BodyDeadlines;
 use crate::guessing::FailedCredentials;
 use crate::ratelimit::{RateLimiter, RateLimits};
-use crate::{AppState, configure, observability};
+use crate::routes::configure;
+use crate::{AppState, observability};
 
 /// The services and the web layer's settings that [`AppState`] is made of.
 #[derive(Debug, Clone)]
@@ -61,12 +62,13 @@ impl AppStateBuilder {
     pub fn build(self) -> AppState {
         let services = self.services;
         let store = services.store;
+        let clock = store.clock().clone();
         let (limiter, failed_credentials) = match store.backend() {
-            storage::Backend::Postgres => (
+            crate::storage::Backend::Postgres => (
                 RateLimiter::shared(self.rate_limits, store.clone()),
                 FailedCredentials::shared(self.failed_credentials_per_minute, store),
             ),
-            storage::Backend::Sqlite => (
+            crate::storage::Backend::Sqlite => (
                 RateLimiter::new(self.rate_limits),
                 FailedCredentials::new(self.failed_credentials_per_minute),
             ),
@@ -82,6 +84,7 @@ impl AppStateBuilder {
             failed_credentials: Arc::new(failed_credentials),
             deliveries: services.deliveries,
             body_deadlines: self.body_deadlines,
+            clock,
             openapi_json: crate::openapi::served(),
         }
     }

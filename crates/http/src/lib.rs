@@ -17,11 +17,14 @@ pub mod upload;
 pub use factory::{AppStateBuilder, app, starting_app};
 pub(crate) use middleware::{auth, ops_metrics};
 pub use middleware::{deadline, guessing, observability, ratelimit};
-pub(crate) use routes::collections;
 pub(crate) use routes::sessions as session_routes;
 pub use routes::{health, ui};
 
 use std::sync::Arc;
+
+// The crates behind the composition root, reached through it: `http` depends on `services` and
+// `domain` only.
+pub(crate) use services::{app, sessions, storage, webhooks};
 
 use actix_web::web;
 
@@ -31,25 +34,27 @@ use crate::error::ApiError;
 #[derive(Debug, Clone)]
 pub struct AppState {
     /// The Face Services use cases (crate `app`), with the engine and the face index.
-    pub faces: app::FaceServices,
-    pub limiter: Arc<ratelimit::RateLimiter>,
-    pub metrics: Arc<observability::Metrics>,
+    pub(crate) faces: crate::app::FaceServices,
+    pub(crate) limiter: Arc<ratelimit::RateLimiter>,
+    pub(crate) metrics: Arc<observability::Metrics>,
     /// Liveness sessions (crate `sessions`).
-    pub sessions: sessions::SessionService,
+    pub(crate) sessions: sessions::SessionService,
     /// API keys, readiness and the webhook backlog (crate `app`).
-    pub operations: app::Operations,
+    pub(crate) operations: crate::app::Operations,
     /// Balancers whose `X-Forwarded-For` is believed (`server.trusted_proxies`).
-    pub trusted_proxies: Arc<Vec<ipnet::IpNet>>,
+    pub(crate) trusted_proxies: Arc<Vec<ipnet::IpNet>>,
     /// The verification UI's settings (who may frame it).
-    pub ui: Arc<ui::UiSettings>,
+    pub(crate) ui: Arc<ui::UiSettings>,
     /// Refused credentials per client address (see [`guessing`]).
-    pub failed_credentials: Arc<guessing::FailedCredentials>,
+    pub(crate) failed_credentials: Arc<guessing::FailedCredentials>,
     /// Webhook attempts of this process's worker, by outcome (for the metrics).
-    pub deliveries: Arc<webhooks::DeliveryCounters>,
+    pub(crate) deliveries: Arc<crate::webhooks::DeliveryCounters>,
     /// How long a request body may take (see [`deadline`]).
-    pub body_deadlines: deadline::BodyDeadlines,
+    pub(crate) body_deadlines: deadline::BodyDeadlines,
+    /// The services' one clock (the metrics' webhook backlog age reads it).
+    pub(crate) clock: domain::SharedClock,
     /// The OpenAPI document as served ([`openapi::served`]).
-    pub openapi_json: &'static str,
+    pub(crate) openapi_json: &'static str,
 }
 
 /// Runs a blocking use case on actix's blocking pool and maps its error.
@@ -60,12 +65,13 @@ where
     T: Send + 'static,
     E: Into<ApiError> + Send + 'static,
 {
-    web::block(work).await?.map_err(Into::into)
+    web::block(work)
+        .await
+        .map_err(ApiError::from_blocking)?
+        .map_err(Into::into)
 }
 
 /// Largest JSON body accepted (collection creation and future JSON routes).
 pub(crate) const MAX_JSON_BYTES: usize = 64 * 1024;
 /// Largest `POST /api/v1/managed-session` body: room for an 8 MB `reference_image` in base64.
 pub(crate) const MAX_SESSION_JSON_BYTES: usize = 12 * 1024 * 1024;
-
-pub use routes::configure;

@@ -9,3 +9,11 @@ pub enum LivenessError {
     #[error("invalid liveness configuration: {0}")]
     InvalidConfig(String),
 }
+
+impl domain::ErrorCode for LivenessError {
+    fn error_code(&self) -> domain::Code {
+        match self {
+            LivenessError::InvalidConfig(_) => domain::Code::InternalError,
+        }
+    }
+}

@@ -35,9 +35,19 @@ pub struct Services {
 
 impl Services {
     /// Opens and migrates the database (refusing a server secret other than the one it was
-    /// set up with), rebuilds the face index, loads the models, and builds the use cases.
+    /// set up with), rebuilds the face index, loads the models, and builds the use cases, on
+    /// the system's clock.
     pub fn open(settings: &Settings) -> Result<Self, ServicesError> {
-        let store = open_store(settings)?;
+        Self::open_with_clock(settings, Arc::new(domain::SystemClock))
+    }
+
+    /// [`Services::open`] on `clock`: every stored time, expiry, lease, retention sweep and
+    /// webhook retry of these services reads it (a test moves a [`domain::ManualClock`]).
+    pub fn open_with_clock(
+        settings: &Settings,
+        clock: domain::SharedClock,
+    ) -> Result<Self, ServicesError> {
+        let store = open_store(settings)?.with_clock(clock);
         let applied = store.migrate()?;
         if !store.server_secret_matches()? {
             return Err(ServicesError::SecretMismatch);

@@ -12,6 +12,10 @@ mod error;
 pub mod settings;
 mod validation;
 
+/// The crates a front end drives, re-exported so that a front end (`http`) depends on this
+/// composition root and `domain` only.
+pub use {app, face_engine, sessions, storage, webhooks};
+
 pub use compose::Services;
 pub use database::{open_store, server_secret};
 pub use error::ServicesError;

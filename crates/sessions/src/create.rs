@@ -199,7 +199,7 @@ impl SessionService {
             .store
             .record_session_attempt(
                 &subject,
-                storage::now_millis() - window_ms,
+                self.store.now_millis() - window_ms,
                 policy.max_attempts,
             )?
             .ok_or(SessionError::TooManyAttempts {

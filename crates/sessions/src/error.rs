@@ -1,4 +1,5 @@
-//! The errors of session orchestration. `http` maps each variant to a status and a stable code.
+//! The errors of session orchestration, each with the stable code a client is answered with
+//! (`domain::ErrorCode`, beside the enum).
 
 use thiserror::Error;
 
@@ -58,3 +59,67 @@ pub enum SessionError {
 }
 
 pub type SessionResult<T> = Result<T, SessionError>;
+
+impl domain::ErrorCode for SessionError {
+    fn error_code(&self) -> domain::Code {
+        use SessionError as S;
+        use domain::Code;
+        match self {
+            S::NotFound => Code::SessionNotFound,
+            S::InvalidMode => Code::InvalidMode,
+            S::InvalidReferenceId { .. } => Code::InvalidReferenceId,
+            S::InvalidReferenceImage(_) => Code::InvalidReferenceImage,
+            S::ReferenceTooLarge { .. } => Code::ImageTooLarge,
+            S::ReferenceHasNoFace => Code::ReferenceNoFace,
+            S::InvalidMatchThreshold => Code::InvalidMatchThreshold,
+            S::InvalidFingerprint { .. } => Code::InvalidFingerprintId,
+            S::InvalidRedirectUrl(_) => Code::InvalidRedirectUrl,
+            S::InvalidWebhookUrl(_) => Code::InvalidWebhookUrl,
+            S::DirectSessionsDisabled => Code::DirectSessionsDisabled,
+            S::TooManyAttempts { .. } => Code::TooManyAttempts,
+            S::CaptchaFailed => Code::CaptchaFailed,
+            S::NotVerified => Code::SessionNotVerified,
+            S::AlreadyCompleted => Code::SessionCompleted,
+            S::AlreadyConnected => Code::SessionBusy,
+            S::FrameTooLarge { .. } => Code::FrameTooLarge,
+            S::PhotoNotAvailable => Code::PhotoNotAvailable,
+            S::NoFlashDisabled => Code::NoFlashDisabled,
+            S::NoFlashNotAllowed => Code::NoFlashNotAllowed,
+            S::InvalidListParameter(_) => Code::InvalidParameter,
+            S::Storage(e) => e.error_code(),
+            S::Engine(e) => e.error_code(),
+            S::Liveness(e) => e.error_code(),
+        }
+    }
+
+    fn retry_after_seconds(&self) -> Option<u64> {
+        match self {
+            SessionError::TooManyAttempts {
+                retry_after_seconds,
+            } => Some(*retry_after_seconds),
+            SessionError::Storage(e) => e.retry_after_seconds(),
+            SessionError::NotFound
+            | SessionError::InvalidMode
+            | SessionError::InvalidReferenceId { .. }
+            | SessionError::InvalidReferenceImage(_)
+            | SessionError::ReferenceTooLarge { .. }
+            | SessionError::ReferenceHasNoFace
+            | SessionError::InvalidMatchThreshold
+            | SessionError::InvalidFingerprint { .. }
+            | SessionError::InvalidRedirectUrl(_)
+            | SessionError::InvalidWebhookUrl(_)
+            | SessionError::DirectSessionsDisabled
+            | SessionError::CaptchaFailed
+            | SessionError::NotVerified
+            | SessionError::AlreadyCompleted
+            | SessionError::AlreadyConnected
+            | SessionError::FrameTooLarge { .. }
+            | SessionError::PhotoNotAvailable
+            | SessionError::NoFlashDisabled
+            | SessionError::NoFlashNotAllowed
+            | SessionError::InvalidListParameter(_)
+            | SessionError::Engine(_)
+            | SessionError::Liveness(_) => None,
+        }
+    }
+}

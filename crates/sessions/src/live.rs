@@ -81,9 +81,12 @@ impl LiveStream {
         self.live.session.id
     }
 
-    /// When the session's lifetime ends (unix ms): the transport closes the stream then.
-    pub fn expires_at(&self) -> i64 {
-        self.live.session.expires_at
+    /// Whether the session's lifetime has ended, by the services' clock: the transport closes
+    /// the stream then.
+    pub fn has_expired(&self) -> bool {
+        self.live
+            .session
+            .is_expired_at(self.live.service.store.now_millis())
     }
 
     /// Whether the verdict was given (the transport closes after the `verdict` message).

@@ -118,7 +118,7 @@ impl SessionService {
                 "mode": session.mode.as_str(),
                 "liveness_path": path,
                 "match": face_match.as_ref().map(crate::verify::match_json),
-                "completed_at": storage::now_millis(),
+                "completed_at": self.store.now_millis(),
             })
             .to_string(),
         });

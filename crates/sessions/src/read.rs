@@ -148,7 +148,7 @@ impl SessionService {
             }
         };
         allowed
-            .filter(|session| !session.is_expired_at(storage::now_millis()))
+            .filter(|session| !session.is_expired_at(self.store.now_millis()))
             .ok_or(SessionError::NotFound)
     }
 

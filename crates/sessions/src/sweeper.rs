@@ -48,7 +48,7 @@ impl RetentionSweeper {
 
     /// One sweep now, logged.
     pub fn tick(&self) -> StorageResult<SweepReport> {
-        let report = self.tick_at(storage::now_millis())?;
+        let report = self.tick_at(self.store.now_millis())?;
         if report.expired_sessions > 0 || report.deleted_photos > 0 {
             tracing::info!(
                 expired = report.expired_sessions,

@@ -8,7 +8,7 @@ use uuid::Uuid;
 
 use crate::error::{Entity, StorageError, StorageResult};
 use crate::schema::{collections, faces};
-use crate::{Store, embedding_from_blob, embedding_to_blob, now_millis, parse_uuid};
+use crate::{Store, embedding_from_blob, embedding_to_blob, parse_uuid};
 
 #[derive(Queryable, Insertable)]
 #[diesel(table_name = collections)]
@@ -97,7 +97,7 @@ impl Store {
             tenant_id: tenant.0.to_string(),
             external_id: external_id.as_str().to_owned(),
             description: description.to_owned(),
-            created_at: now_millis(),
+            created_at: self.now_millis(),
             version: 0,
             face_model: face_model.as_str().to_owned(),
         };
@@ -218,7 +218,7 @@ impl Store {
             model_id: model_id.to_owned(),
             embedding: embedding_to_blob(embedding),
             detail: detail.to_owned(),
-            created_at: now_millis(),
+            created_at: self.now_millis(),
         };
         let mut conn = self.conn()?;
         // a collection holds vectors of one embedder: a replica running other models must not

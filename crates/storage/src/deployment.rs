@@ -6,7 +6,7 @@
 use diesel::prelude::*;
 
 use crate::schema::{deployment_facts, request_counters};
-use crate::{Entity, StorageError, StorageResult, Store, now_millis};
+use crate::{Entity, StorageError, StorageResult, Store};
 
 /// The fact under which the server secret's check value is kept.
 const SECRET_CHECK: &str = "server_secret_check";
@@ -88,7 +88,7 @@ impl Store {
             .values((
                 df::name.eq(SECRET_CHECK),
                 df::value.eq(&check),
-                df::created_at.eq(now_millis()),
+                df::created_at.eq(self.now_millis()),
             ))
             .execute(&mut *conn)
             .map_err(|e| StorageError::from_diesel(Entity::DeploymentFact, e));

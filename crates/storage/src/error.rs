@@ -76,6 +76,61 @@ pub enum StorageError {
 
 pub type StorageResult<T> = Result<T, StorageError>;
 
+impl domain::ErrorCode for StorageError {
+    fn error_code(&self) -> domain::Code {
+        use domain::Code;
+        match self {
+            StorageError::NotFound { entity } => match entity {
+                Entity::Collection => Code::CollectionNotFound,
+                Entity::Face => Code::FaceNotFound,
+                Entity::Session => Code::SessionNotFound,
+                Entity::SessionAttempt
+                | Entity::SessionStream
+                | Entity::Tenant
+                | Entity::ApiKey
+                | Entity::DeploymentFact
+                | Entity::RequestCounter
+                | Entity::WebhookDelivery
+                | Entity::WebhookSecret
+                | Entity::Record => Code::NotFound,
+            },
+            StorageError::Conflict { entity } => match entity {
+                Entity::Collection => Code::CollectionAlreadyExists,
+                Entity::Face
+                | Entity::Session
+                | Entity::SessionAttempt
+                | Entity::SessionStream
+                | Entity::Tenant
+                | Entity::ApiKey
+                | Entity::DeploymentFact
+                | Entity::RequestCounter
+                | Entity::WebhookDelivery
+                | Entity::WebhookSecret
+                | Entity::Record => Code::Conflict,
+            },
+            StorageError::Unavailable(_) => Code::DatabaseUnavailable,
+            StorageError::EmbedderMismatch { .. } => Code::EmbedderMismatch,
+            StorageError::Corrupt(_) | StorageError::Migration(_) => Code::InternalError,
+            StorageError::SessionFinished { .. } => Code::InvalidState,
+            StorageError::Domain(domain) => domain.error_code(),
+        }
+    }
+
+    fn retry_after_seconds(&self) -> Option<u64> {
+        match self {
+            // a pool that timed out or a database restarting: a client retries shortly
+            StorageError::Unavailable(_) => Some(2),
+            StorageError::NotFound { .. }
+            | StorageError::Conflict { .. }
+            | StorageError::Corrupt(_)
+            | StorageError::EmbedderMismatch { .. }
+            | StorageError::SessionFinished { .. }
+            | StorageError::Migration(_)
+            | StorageError::Domain(_) => None,
+        }
+    }
+}
+
 impl StorageError {
     /// Maps a diesel error, naming the entity for not-found and conflict.
     pub(crate) fn from_diesel(entity: Entity, e: diesel::result::Error) -> Self {

@@ -26,18 +26,21 @@ pub mod webhooks;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
+
+use domain::{SharedClock, SystemClock};
 
 pub use connection::{AnyConnection, Backend, DbConnection, DbPool};
 pub use error::{Entity, StorageError, StorageResult};
 pub use secrets::ServerSecret;
 
-/// A handle on the database: the pool, its backend and the server secret for digests.
+/// A handle on the database: the pool, its backend, the server secret for digests and the
+/// clock every stored time reads.
 #[derive(Clone)]
 pub struct Store {
     pool: DbPool,
     backend: Backend,
     secret: ServerSecret,
+    clock: SharedClock,
     /// Whether faces carry a pgvector column (set by `migrate`).
     pgvector: Arc<AtomicBool>,
 }
@@ -84,8 +87,26 @@ impl Store {
             pool,
             backend,
             secret,
+            clock: Arc::new(SystemClock),
             pgvector: Arc::new(AtomicBool::new(false)),
         })
+    }
+
+    /// The same store reading `clock` (the system's by default) for every stored time, expiry
+    /// and lease.
+    pub fn with_clock(mut self, clock: SharedClock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// The clock this store reads.
+    pub fn clock(&self) -> &SharedClock {
+        &self.clock
+    }
+
+    /// Now, in unix milliseconds, by this store's clock.
+    pub fn now_millis(&self) -> i64 {
+        self.clock.now_millis()
     }
 
     pub fn backend(&self) -> Backend {
@@ -118,13 +139,6 @@ impl Store {
     pub fn connection(&self) -> StorageResult<DbConnection> {
         self.conn()
     }
-}
-
-/// Now, in unix milliseconds.
-pub fn now_millis() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 pub(crate) fn parse_uuid(value: &str) -> StorageResult<uuid::Uuid> {

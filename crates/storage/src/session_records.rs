@@ -6,11 +6,11 @@ use diesel::prelude::*;
 use domain::{Session, SessionStatus, TenantId, Verdict};
 use uuid::Uuid;
 
+use crate::Store;
 use crate::collections::Page;
 use crate::error::{Entity, StorageError, StorageResult};
 use crate::schema::{erased_sessions, session_streams, sessions};
 use crate::sessions::SessionRow;
-use crate::{Store, now_millis};
 
 /// Which of a tenant's sessions to list. Expired sessions are never listed: every read of one
 /// answers as for an unknown session.
@@ -76,7 +76,7 @@ impl Store {
         let mut query = sessions::table
             .filter(sessions::tenant_id.eq(tenant.0.to_string()))
             // an `expired` session is past its `expires_at` too: one filter covers both
-            .filter(sessions::expires_at.gt(now_millis()))
+            .filter(sessions::expires_at.gt(self.now_millis()))
             .into_boxed();
         if let Some(reference_id) = &filter.reference_id {
             query = query.filter(sessions::reference_id.eq(reference_id.clone()));
@@ -163,7 +163,7 @@ impl Store {
                 .values((
                     erased_sessions::session_id.eq(&id),
                     erased_sessions::tenant_id.eq(&tenant),
-                    erased_sessions::erased_at.eq(now_millis()),
+                    erased_sessions::erased_at.eq(self.now_millis()),
                 ))
                 .execute(c)
                 .map_err(db)?;

@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use crate::error::{Entity, StorageError, StorageResult};
 use crate::schema::sessions;
-use crate::{Store, now_millis, parse_uuid, secrets};
+use crate::{Store, parse_uuid, secrets};
 
 /// What a caller supplies to create a session.
 #[derive(Debug, Clone)]
@@ -145,7 +145,7 @@ impl Store {
     /// Creates a session and returns it with its token (shown once; only the digest is stored).
     pub fn create_session(&self, new: &NewSession) -> StorageResult<(Session, String)> {
         let token = secrets::random_hex(32);
-        let now = now_millis();
+        let now = self.now_millis();
         let row = SessionRow {
             id: Uuid::new_v4().to_string(),
             tenant_id: new.tenant_id.0.to_string(),
@@ -244,7 +244,7 @@ impl Store {
                     SessionStatus::Created.as_str(),
                     SessionStatus::InProgress.as_str(),
                 ]))
-                .filter(sessions::expires_at.gt(now_millis())),
+                .filter(sessions::expires_at.gt(self.now_millis())),
         )
         .set(sessions::status.eq(SessionStatus::InProgress.as_str()))
         .execute(&mut *self.conn()?)
@@ -259,7 +259,7 @@ impl Store {
                 .ok_or_else(|| StorageError::Corrupt(format!("session {id} draw seed")))?;
             return Ok(BegunSession { session, draw_seed });
         }
-        if session.is_expired_at(now_millis()) {
+        if session.is_expired_at(self.now_millis()) {
             return Err(StorageError::NotFound {
                 entity: Entity::Session,
             });
@@ -287,7 +287,7 @@ impl Store {
             .transpose()
             .map_err(|e| StorageError::Corrupt(format!("face match: {e}")))?;
         let sealed_frames = self.seal_audit_frames(&outcome.audit_frames)?;
-        let now = now_millis();
+        let now = self.now_millis();
         let mut conn = self.conn()?;
         crate::connection::write_transaction(&mut conn, |c| -> Result<_, StorageError> {
             let (created_at, expires_at, tenant): (i64, i64, String) = sessions::table
@@ -371,7 +371,7 @@ impl Store {
                 .values((
                     sa::id.eq(Uuid::now_v7().to_string()),
                     sa::subject.eq(subject),
-                    sa::created_at.eq(now_millis()),
+                    sa::created_at.eq(self.now_millis()),
                 ))
                 .execute(c)
                 .map_err(|e| StorageError::from_diesel(Entity::SessionAttempt, e))?;

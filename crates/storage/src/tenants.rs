@@ -6,7 +6,7 @@ use domain::{ApiKey, Tenant, TenantId};
 
 use crate::error::{Entity, StorageError, StorageResult};
 use crate::schema::{api_keys, tenants};
-use crate::{Store, now_millis, parse_uuid, secrets};
+use crate::{Store, parse_uuid, secrets};
 
 #[derive(Queryable, Insertable)]
 #[diesel(table_name = tenants)]
@@ -53,7 +53,7 @@ impl Store {
         let row = TenantRow {
             id: TenantId::new().0.to_string(),
             name: name.to_owned(),
-            created_at: now_millis(),
+            created_at: self.now_millis(),
         };
         diesel::insert_into(tenants::table)
             .values(&row)
@@ -89,7 +89,7 @@ impl Store {
             id,
             tenant_id: tenant.0.to_string(),
             digest: self.secret().digest(&key),
-            created_at: now_millis(),
+            created_at: self.now_millis(),
             revoked_at: None,
         };
         diesel::insert_into(api_keys::table)
@@ -119,7 +119,7 @@ impl Store {
                 .filter(api_keys::id.eq(id))
                 .filter(api_keys::revoked_at.is_null()),
         )
-        .set(api_keys::revoked_at.eq(Some(now_millis())))
+        .set(api_keys::revoked_at.eq(Some(self.now_millis())))
         .execute(&mut *self.conn()?)
         .map_err(|e| StorageError::from_diesel(Entity::ApiKey, e))?;
         if updated == 0 {

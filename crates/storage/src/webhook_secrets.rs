@@ -10,9 +10,9 @@ use domain::TenantId;
 use rand::RngCore;
 use uuid::Uuid;
 
+use crate::Store;
 use crate::error::{Entity, StorageError, StorageResult};
 use crate::schema::webhook_secrets as ws;
-use crate::{Store, now_millis};
 
 const SEALING_LABEL: &str = "facegate webhook secret sealing v1";
 
@@ -41,7 +41,7 @@ impl Store {
     /// The secrets that sign `tenant`'s webhooks now, newest first (two during a rotation's
     /// overlap, none before the first is created).
     pub fn webhook_secrets(&self, tenant: TenantId) -> StorageResult<Vec<String>> {
-        let now = now_millis();
+        let now = self.now_millis();
         ws::table
             .filter(ws::tenant_id.eq(tenant.0.to_string()))
             .filter(ws::retires_at.is_null().or(ws::retires_at.gt(now)))
@@ -78,7 +78,7 @@ impl Store {
         rand::rng().fill_bytes(&mut raw);
         let secret = format!("whsec_{}", STANDARD.encode(raw));
         let sealed = self.seal(&secret)?;
-        let now = now_millis();
+        let now = self.now_millis();
         let mut conn = self.conn()?;
         crate::connection::write_transaction(&mut conn, |c| -> Result<_, StorageError> {
             diesel::update(

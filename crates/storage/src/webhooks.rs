@@ -9,7 +9,7 @@ use uuid::Uuid;
 use crate::error::{Entity, StorageError, StorageResult};
 use crate::outbox::{DeliveryRow, NewDelivery, insert_delivery};
 use crate::schema::{webhook_attempts as wa, webhook_deliveries as wd};
-use crate::{Store, now_millis, secrets};
+use crate::{Store, secrets};
 
 /// The webhook outbox's backlog.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,7 +79,7 @@ impl Store {
             &tenant.0.to_string(),
             session_id,
             &new,
-            now_millis(),
+            self.now_millis(),
         )?;
         self.delivery_of_session(session_id)
     }
@@ -143,9 +143,9 @@ impl Store {
         report: &AttemptReport,
     ) -> StorageResult<bool> {
         let (status, next) = match report.next {
-            NextStep::Delivered => (DeliveryStatus::Delivered, now_millis()),
+            NextStep::Delivered => (DeliveryStatus::Delivered, self.now_millis()),
             NextStep::RetryAt(at) => (DeliveryStatus::Pending, at),
-            NextStep::GiveUp => (DeliveryStatus::Failed, now_millis()),
+            NextStep::GiveUp => (DeliveryStatus::Failed, self.now_millis()),
         };
         let outcome = match report.next {
             NextStep::Delivered => "delivered",

@@ -66,7 +66,7 @@ impl WebhookWorker {
 
     /// One round: claims what is due now and attempts each. Returns how many were attempted.
     pub fn tick(&self) -> usize {
-        self.tick_at(storage::now_millis())
+        self.tick_at(self.store.now_millis())
     }
 
     /// One round at `now` (unix ms): claims what is due by then and attempts each, recording

@@ -238,7 +238,7 @@ fn check_backend(backend: Backend) {
             .is_some(),
         "{name}: held while the session waits"
     );
-    let after_lifetime = storage::now_millis() + 2 * 30 * 60 * 1000;
+    let after_lifetime = store.now_millis() + 2 * 30 * 60 * 1000;
     store
         .sweep_expired_sessions(after_lifetime)
         .expect("retention sweep");

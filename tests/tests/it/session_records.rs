@@ -102,7 +102,11 @@ fn check_listing(api: &Api, other: &Api, ids: &[String; 3]) {
         [newest, oldest],
         "filters hold across pages"
     );
-    let later = storage::now_millis() + 60_000;
+    // the server reads the system's clock
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after 1970");
+    let later = now.as_millis() as i64 + 60_000;
     assert!(listed(api, &format!("?created_after={later}")).0.is_empty());
     assert_eq!(listed(api, &format!("?created_before={later}")).0, all);
     assert!(listed(other, "").0.is_empty(), "another tenant sees none");

@@ -36,8 +36,8 @@ impl FromRequest for Tenant {
             let (Some(key), Some(state)) = (key, state) else {
                 return Err(ApiError::unauthorized());
             };
-            let key_id = storage::secrets::api_key_id(&key).map(str::to_owned);
-            let checked = web::block(move || {
+            let key_id = crate::storage::secrets::api_key_id(&key).map(str::to_owned);
+            let checked = crate::blocking(move || {
                 let tenant = match accepted {
                     Some(tenant) => Some(tenant),
                     None => state.operations.tenant_of_api_key(&key)?,
@@ -54,7 +54,7 @@ impl FromRequest for Tenant {
                 }
                 Ok::<_, ApiError>(Some(tenant))
             })
-            .await??;
+            .await?;
             let tenant = checked.ok_or_else(ApiError::unauthorized)?;
             req.extensions_mut().insert(AcceptedApiKey(tenant));
             Ok(Tenant(tenant))

@@ -55,7 +55,7 @@ pub struct FailedCredentials {
     per_minute: u32,
     windows: Mutex<HashMap<IpAddr, Window>>,
     /// Counts in the database instead of in memory (every replica sees the same counts).
-    shared: Option<storage::Store>,
+    shared: Option<crate::storage::Store>,
 }
 
 impl FailedCredentials {
@@ -69,7 +69,7 @@ impl FailedCredentials {
     }
 
     /// The same, counted in `store` for every replica on it.
-    pub fn shared(per_minute: u32, store: storage::Store) -> Self {
+    pub fn shared(per_minute: u32, store: crate::storage::Store) -> Self {
         Self {
             shared: Some(store),
             ..Self::new(per_minute)
@@ -81,7 +81,7 @@ impl FailedCredentials {
         self.shared.is_some() && self.per_minute > 0
     }
 
-    fn counter_name(store: &storage::Store, client: IpAddr) -> String {
+    fn counter_name(store: &crate::storage::Store, client: IpAddr) -> String {
         format!("fail|{}", store.digest_hex(&client.to_string()))
     }
 
@@ -90,7 +90,7 @@ impl FailedCredentials {
     pub fn check(&self, client: IpAddr) -> Result<(), u64> {
         match &self.shared {
             Some(store) if self.per_minute > 0 => {
-                let now = storage::now_millis();
+                let now = store.now_millis();
                 let name = Self::counter_name(store, client);
                 match store.hits_in_window(&name, WINDOW.as_millis() as i64, now) {
                     Ok(window) if window.hits >= i64::from(self.per_minute) => {
@@ -125,8 +125,7 @@ impl FailedCredentials {
         match &self.shared {
             Some(store) if self.per_minute > 0 => {
                 let name = Self::counter_name(store, client);
-                let counted =
-                    store.count_hit(&name, WINDOW.as_millis() as i64, storage::now_millis());
+                let counted = store.count_hit(&name, WINDOW.as_millis() as i64, store.now_millis());
                 if let Err(e) = counted {
                     tracing::warn!(error = %e, "failed credential not counted");
                 }

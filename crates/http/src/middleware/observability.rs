@@ -159,7 +159,7 @@ pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
         &state.sessions.live_stats(),
         &state.deliveries.by_outcome(),
         backlog,
-        storage::now_millis(),
+        state.clock.now_millis(),
     );
     HttpResponse::Ok()
         .content_type("text/plain; version=0.0.4")

@@ -6,8 +6,8 @@
 
 use std::fmt::Write;
 
-use sessions::stats::LiveStats;
-use storage::webhooks::WebhookBacklog;
+use crate::sessions::stats::LiveStats;
+use crate::storage::webhooks::WebhookBacklog;
 
 /// Appends the families in the Prometheus text format. `backlog` is `None` when the store
 /// could not be read: the two backlog gauges are left out rather than reported as zero.

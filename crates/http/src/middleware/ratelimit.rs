@@ -49,7 +49,7 @@ pub enum LimitRefusal {
     /// Over a limit: the seconds to wait (at least 1).
     Wait(u64),
     /// The shared counters could not be reached.
-    Store(storage::StorageError),
+    Store(crate::storage::StorageError),
 }
 
 /// The limiter shared by every worker.
@@ -58,7 +58,7 @@ pub struct RateLimiter {
     limits: RateLimits,
     buckets: Mutex<HashMap<String, (Bucket, Bucket)>>,
     /// Counts in the database instead of in memory (every replica sees the same counts).
-    shared: Option<storage::Store>,
+    shared: Option<crate::storage::Store>,
 }
 
 impl RateLimiter {
@@ -72,7 +72,7 @@ impl RateLimiter {
     }
 
     /// Limits counted in `store`, shared by every replica on it.
-    pub fn shared(limits: RateLimits, store: storage::Store) -> Self {
+    pub fn shared(limits: RateLimits, store: crate::storage::Store) -> Self {
         Self {
             shared: Some(store),
             ..Self::new(limits)
@@ -90,8 +90,12 @@ impl RateLimiter {
         }
     }
 
-    fn check_shared(&self, store: &storage::Store, key_id: &str) -> Result<(), LimitRefusal> {
-        let now = storage::now_millis();
+    fn check_shared(
+        &self,
+        store: &crate::storage::Store,
+        key_id: &str,
+    ) -> Result<(), LimitRefusal> {
+        let now = store.now_millis();
         let windows = [
             ("s", 1_000, self.limits.per_second),
             ("m", 60_000, self.limits.per_minute),

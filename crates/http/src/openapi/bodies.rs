@@ -13,6 +13,7 @@ use crate::error;
 /// One image in the multipart field `image` (JPEG, PNG or WebP, at most 8 MB).
 #[derive(Debug, ToSchema)]
 #[allow(dead_code)]
+#[serde(deny_unknown_fields)]
 pub struct ImageForm {
     #[schema(value_type = String, format = Binary)]
     image: Vec<u8>,
@@ -21,6 +22,7 @@ pub struct ImageForm {
 /// Two images and an optional decision threshold (default 0.65, the spec's solid match).
 #[derive(Debug, ToSchema)]
 #[allow(dead_code)]
+#[serde(deny_unknown_fields)]
 pub struct CompareForm {
     #[schema(value_type = String, format = Binary)]
     source_image: Vec<u8>,
@@ -30,13 +32,14 @@ pub struct CompareForm {
     threshold: f32,
     /// The face model that embeds both faces (default `sface`); the similarity is calibrated
     /// for it, so a threshold means the same false-accept rate with either model.
-    #[schema(value_type = app::dto::FaceModelSchema, required = false)]
+    #[schema(value_type = crate::app::dto::FaceModelSchema, required = false)]
     face_model: String,
 }
 
 /// The v1 compare form: `reference`, `probe` and an optional `threshold` (default 0.65).
 #[derive(Debug, ToSchema)]
 #[allow(dead_code)]
+#[serde(deny_unknown_fields)]
 pub struct CompareV1Form {
     #[schema(value_type = String, format = Binary)]
     reference: Vec<u8>,
@@ -46,7 +49,7 @@ pub struct CompareV1Form {
     threshold: f32,
     /// The face model that embeds both faces (default `sface`); the similarity is calibrated
     /// for it, so a threshold means the same false-accept rate with either model.
-    #[schema(value_type = app::dto::FaceModelSchema, required = false)]
+    #[schema(value_type = crate::app::dto::FaceModelSchema, required = false)]
     face_model: String,
 }
 
@@ -55,6 +58,7 @@ pub struct CompareV1Form {
 /// takes its tenant's API key instead).
 #[derive(Debug, ToSchema)]
 #[allow(dead_code)]
+#[serde(deny_unknown_fields)]
 pub struct CompareWithSessionForm {
     #[schema(
         pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
@@ -72,6 +76,7 @@ pub struct CompareWithSessionForm {
 /// (`auto`, the default) or indexed anyway (`none`).
 #[derive(Debug, ToSchema)]
 #[allow(dead_code)]
+#[serde(deny_unknown_fields)]
 pub struct IndexFaceForm {
     #[schema(value_type = String, format = Binary)]
     image: Vec<u8>,

@@ -1,8 +1,9 @@
 //! What the validators enforce on parameters, written into the served OpenAPI document, so a
 //! third-party client (schemathesis, a generated SDK) is held to exactly what the server
-//! checks, by rules shared by every route: identifier patterns and lengths, page and search
-//! bounds and UUID path segments (by the parameter's place and name, where the route's own
-//! annotation states no bounds), and the 413 and 415 answers of every JSON body. Nothing is
+//! checks, by rules shared by every route: identifier patterns and lengths and UUID path
+//! segments (by the parameter's place and name, where the route's own annotation states no
+//! bounds), and the 413 and 415 answers of every JSON body. Query parameters state their own
+//! bounds on their typed structs (`crate::params`). Nothing is
 //! written in by path: what one route alone enforces (the session list's filters, the 401/429
 //! of the routes that take a key or a token) is in that route's `#[utoipa::path]`, and the
 //! optional body of `POST /api/v1/session` beside it (`routes::sessions::OptionalDirectBody`).
@@ -12,8 +13,6 @@
 //! `tests/schemathesis.toml`.
 
 use serde_json::{Value, json};
-
-use crate::params::MAX_MAX;
 
 /// `external_id` and `external_face_id`: `domain::ExternalId`'s rule.
 pub const EXTERNAL_ID_PATTERN: &str = "^[A-Za-z0-9_.:-]{1,255}$";
@@ -30,12 +29,6 @@ fn parameter_schema(location: &str, name: &str) -> Option<Value> {
         }),
         ("path", "face_id" | "id") => json!({
             "type": "string", "format": "uuid", "pattern": UUID_PATTERN,
-        }),
-        ("query", "max_results" | "max_faces") => json!({
-            "type": "integer", "minimum": 1, "maximum": MAX_MAX, "default": crate::params::DEFAULT_MAX,
-        }),
-        ("query", "min_similarity") => json!({
-            "type": "number", "minimum": 0.0, "maximum": 1.0, "default": 0.0,
         }),
         _ => return None,
     })

@@ -11,7 +11,7 @@ use utoipa::{Modify, OpenApi};
 
 use crate::routes::sessions::OptionalDirectBody;
 
-use app::dto;
+use crate::app::dto;
 
 use crate::{error, session_routes};
 
@@ -62,7 +62,7 @@ impl Modify for BearerKey {
     components(schemas(
         error::ErrorBody,
         dto::FaceDto,
-        sessions::live::ClientMessage,
+        crate::sessions::live::ClientMessage,
         session_routes::SessionModeName,
         QualityFilterName
     )),

@@ -1,21 +1,19 @@
 //! Routes for collections and their faces under `/api/v2/collections` (search is in
 //! `search.rs`).
 
-use std::collections::HashMap;
-
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::AppState;
+use crate::app::QualityFilter;
+use crate::app::dto::{CollectionDto, CollectionList, FaceList, IndexedFaceDto};
 use crate::auth::Tenant;
 use crate::error::{ApiError, Code, ErrorBody};
 use crate::openapi::bodies::IndexFaceForm;
 use crate::openapi::bodies::{KeyErrors, UploadErrors};
 use crate::params;
 use crate::upload::{FormSpec, SafeMultipart, read_form};
-use app::QualityFilter;
-use app::dto::{CollectionDto, CollectionList, FaceList, IndexedFaceDto};
 
 /// The body of `POST /api/v2/collections`.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -30,11 +28,9 @@ pub struct CreateCollection {
     description: String,
     /// The face model that embeds every face of the collection (default `sface`). It never
     /// changes: images are not kept, so embeddings cannot be recomputed with another model.
-    #[schema(value_type = Option<app::dto::FaceModelSchema>)]
+    #[schema(value_type = Option<crate::app::dto::FaceModelSchema>)]
     face_model: Option<String>,
 }
-
-pub(crate) type Query = web::Query<HashMap<String, String>>;
 
 #[utoipa::path(
     post,
@@ -69,10 +65,7 @@ pub async fn create(
     get,
     path = "/api/v2/collections",
     tag = "collections",
-    params(
-        ("max_results" = Option<u32>, Query, description = "Items per page, 1-4096 (default 10)"),
-        ("next_token" = Option<String>, Query, description = "Token from the previous page"),
-    ),
+    params(params::PageParams),
     responses(
         (status = 200, description = "One page of the tenant's collections, oldest first", body = CollectionList),
         (status = 400, description = "bad identifier or parameter (`invalid_identifier`, `invalid_parameter`, `unknown_parameter`)", body = ErrorBody),
@@ -83,9 +76,9 @@ pub async fn create(
 pub async fn list(
     state: web::Data<AppState>,
     tenant: Tenant,
-    query: Query,
+    query: web::Query<params::PageParams>,
 ) -> Result<HttpResponse, ApiError> {
-    let page = params::page(&query)?;
+    let page = query.into_inner().page()?;
     let faces = state.faces.clone();
     let listed = crate::blocking(move || faces.do_list_collections(tenant.0, page)).await?;
     Ok(HttpResponse::Ok().json(listed))
@@ -193,8 +186,7 @@ pub async fn index_face(
     tag = "faces in collections",
     params(
         ("external_id" = String, Path, description = "The collection's external id"),
-        ("max_results" = Option<u32>, Query, description = "Items per page, 1-4096 (default 10)"),
-        ("next_token" = Option<String>, Query, description = "Token from the previous page"),
+        params::PageParams,
     ),
     responses(
         (status = 200, description = "One page of the collection's faces, oldest first", body = FaceList),
@@ -208,9 +200,9 @@ pub async fn list_faces(
     state: web::Data<AppState>,
     tenant: Tenant,
     path: web::Path<String>,
-    query: Query,
+    query: web::Query<params::PageParams>,
 ) -> Result<HttpResponse, ApiError> {
-    let page = params::page(&query)?;
+    let page = query.into_inner().page()?;
     let faces = state.faces.clone();
     let listed = crate::blocking(move || faces.do_list_faces(tenant.0, &path, page)).await?;
     Ok(HttpResponse::Ok().json(listed))

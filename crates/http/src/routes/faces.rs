@@ -4,13 +4,13 @@
 use actix_web::{HttpResponse, web};
 
 use crate::AppState;
+use crate::app::dto::{CompareResponse, CompareV1Response, DetectResponse};
 use crate::auth::Tenant;
 use crate::error::{ApiError, ErrorBody};
 use crate::openapi::bodies::{CompareForm, CompareV1Form, ImageForm};
 use crate::openapi::bodies::{KeyErrors, UploadErrors};
 use crate::params;
 use crate::upload::{FormSpec, SafeMultipart, read_form};
-use app::dto::{CompareResponse, CompareV1Response, DetectResponse};
 
 #[utoipa::path(
     post,

@@ -79,11 +79,11 @@ fn json_config(limit: usize) -> web::JsonConfig {
 
 /// Registers every route of the service (`table::every_route`) on an actix `ServiceConfig`,
 /// one resource per path in the table's order, each with the methods the table gives it.
-pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
+pub(crate) fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg: &mut web::ServiceConfig| {
         let json = json_config(MAX_JSON_BYTES);
-        let query = web::QueryConfig::default()
-            .error_handler(|e, _| ApiError::new(Code::InvalidParameter, e.to_string()).into());
+        let query =
+            web::QueryConfig::default().error_handler(|e, _| crate::params::query_error(&e).into());
         let path = web::PathConfig::default()
             .error_handler(|e, _| ApiError::new(Code::InvalidIdentifier, e.to_string()).into());
         cfg.app_data(web::Data::new(state))

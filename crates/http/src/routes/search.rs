@@ -4,14 +4,13 @@
 use actix_web::{HttpResponse, web};
 
 use crate::AppState;
+use crate::app::dto::SearchResponse;
 use crate::auth::Tenant;
-use crate::collections::Query;
 use crate::error::{ApiError, ErrorBody};
 use crate::openapi::bodies::ImageForm;
 use crate::openapi::bodies::{KeyErrors, UploadErrors};
 use crate::params;
 use crate::upload::{FormSpec, SafeMultipart, read_form};
-use app::dto::SearchResponse;
 
 #[utoipa::path(
     post,
@@ -20,8 +19,7 @@ use app::dto::SearchResponse;
     params(
         ("face_id" = String, Path, description = "An indexed face of this collection"),
         ("external_id" = String, Path, description = "The collection's external id"),
-        ("max_faces" = Option<u32>, Query, description = "Hits to return, 1-4096 (default 10)"),
-        ("min_similarity" = Option<f32>, Query, description = "Smallest similarity to return, 0-1 (default 0)"),
+        params::SearchParams,
     ),
     responses(
         (status = 200, description = "Hits, best first", body = SearchResponse),
@@ -35,10 +33,10 @@ pub async fn search_by_face(
     state: web::Data<AppState>,
     tenant: Tenant,
     path: web::Path<(String, String)>,
-    query: Query,
+    query: web::Query<params::SearchParams>,
 ) -> Result<HttpResponse, ApiError> {
     let (collection, face_id) = path.into_inner();
-    let wanted = params::search_query(&query)?;
+    let wanted = query.search_query()?;
     let faces = state.faces.clone();
     let response =
         crate::blocking(move || faces.do_search_by_face(tenant.0, &collection, &face_id, wanted))
@@ -52,8 +50,7 @@ pub async fn search_by_face(
     tag = "search",
     params(
         ("external_id" = String, Path, description = "The collection's external id"),
-        ("max_faces" = Option<u32>, Query, description = "Hits to return, 1-4096 (default 10)"),
-        ("min_similarity" = Option<f32>, Query, description = "Smallest similarity to return, 0-1 (default 0)"),
+        params::SearchParams,
     ),
     request_body(content = ImageForm, content_type = "multipart/form-data"),
     responses(
@@ -69,10 +66,10 @@ pub async fn search_by_image(
     state: web::Data<AppState>,
     tenant: Tenant,
     path: web::Path<String>,
-    query: Query,
+    query: web::Query<params::SearchParams>,
     payload: SafeMultipart,
 ) -> Result<HttpResponse, ApiError> {
-    let wanted = params::search_query(&query)?;
+    let wanted = query.search_query()?;
     let mut form = read_form(
         payload,
         FormSpec {

@@ -1,24 +1,24 @@
 //! Routes of session records for the tenant's backend: `GET /api/v1/sessions` (the list, to
 //! reconcile and audit) and `DELETE /api/v1/session/{id}` (erasure on a person's request).
 
+use crate::sessions::records::{SessionListQuery, SessionListView};
 use actix_web::{HttpResponse, web};
-use sessions::records::{SessionListQuery, SessionListView};
+use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::AppState;
 use crate::auth::Tenant;
 use crate::error::{ApiError, ErrorBody};
 use crate::openapi::bodies::KeyErrors;
-use crate::params;
-use crate::routes::collections::Query;
 use crate::routes::sessions::{run, session_id};
 
 /// The list's query as the document describes it, with what `sessions::records` enforces
-/// (the handler reads the raw query, refusing unknown names, and the records module parses it).
-#[derive(Debug, IntoParams)]
+/// (unknown names are refused here; the records module parses the values, so its messages
+/// name the filter that is out of form).
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)]
-struct SessionListParameters {
+pub struct SessionListParameters {
     /// Only sessions created with this `reference_id`
     #[param(
         min_length = 1,
@@ -27,20 +27,20 @@ struct SessionListParameters {
     )]
     reference_id: Option<String>,
     /// `created`, `in_progress` or `completed`
-    #[param(inline)]
-    status: Option<StatusFilter>,
+    #[param(value_type = Option<StatusFilter>, inline)]
+    status: Option<String>,
     /// `pass`, `fail` or `retry`
-    #[param(inline)]
-    verdict: Option<VerdictFilter>,
+    #[param(value_type = Option<VerdictFilter>, inline)]
+    verdict: Option<String>,
     /// Created at or after (unix milliseconds)
-    #[param(minimum = 0)]
-    created_after: Option<i64>,
+    #[param(value_type = Option<i64>, minimum = 0)]
+    created_after: Option<String>,
     /// Created before (unix milliseconds)
-    #[param(minimum = 0)]
-    created_before: Option<i64>,
+    #[param(value_type = Option<i64>, minimum = 0)]
+    created_before: Option<String>,
     /// Sessions per page, 1-100 (default 20)
-    #[param(minimum = 1, maximum = 100, default = 20)]
-    max_results: Option<u32>,
+    #[param(value_type = Option<u32>, minimum = 1, maximum = 100, default = 20)]
+    max_results: Option<String>,
     /// `next_token` of the previous page, with the same filters
     #[param(pattern = r"^[0-9]{1,15}\.[0-9a-f]{32}$")]
     next_token: Option<String>,
@@ -77,39 +77,27 @@ enum VerdictFilter {
 pub async fn list(
     state: web::Data<AppState>,
     tenant: Tenant,
-    query: Query,
+    query: web::Query<SessionListParameters>,
 ) -> Result<HttpResponse, ApiError> {
-    let query = list_query(query.into_inner())?;
+    let query = SessionListQuery::from(query.into_inner());
     let view = run(&state, move |s| s.list(tenant.0, &query)).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(view))
 }
 
-fn list_query(
-    mut raw: std::collections::HashMap<String, String>,
-) -> Result<SessionListQuery, ApiError> {
-    params::only(
-        &raw,
-        &[
-            "reference_id",
-            "status",
-            "verdict",
-            "created_after",
-            "created_before",
-            "max_results",
-            "next_token",
-        ],
-    )?;
-    Ok(SessionListQuery {
-        reference_id: raw.remove("reference_id"),
-        status: raw.remove("status"),
-        verdict: raw.remove("verdict"),
-        created_after: raw.remove("created_after"),
-        created_before: raw.remove("created_before"),
-        max_results: raw.remove("max_results"),
-        next_token: raw.remove("next_token"),
-    })
+impl From<SessionListParameters> for SessionListQuery {
+    fn from(p: SessionListParameters) -> Self {
+        SessionListQuery {
+            reference_id: p.reference_id,
+            status: p.status,
+            verdict: p.verdict,
+            created_after: p.created_after,
+            created_before: p.created_before,
+            max_results: p.max_results,
+            next_token: p.next_token,
+        }
+    }
 }
 
 #[utoipa::path(delete, path = "/api/v1/session/{id}", tag = "sessions", operation_id = "erase_session",

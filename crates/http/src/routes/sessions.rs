@@ -2,14 +2,14 @@
 //! portraits, compare with a session's portrait, and list webhook attempts. Each handler
 //! extracts, calls `sessions::SessionService` off the async workers, and maps the answer.
 
-use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
-use serde::{Deserialize, Serialize};
-use sessions::SessionService;
-use sessions::create::{DirectSessionRequest, ManagedSessionRequest};
-use sessions::read::{
+use crate::sessions::SessionService;
+use crate::sessions::create::{DirectSessionRequest, ManagedSessionRequest};
+use crate::sessions::read::{
     AuditFramesView, CompareWithSessionView, Credential, DeliveryView, PhotoAnswer,
     SessionResultView,
 };
+use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -62,7 +62,7 @@ pub struct ManagedSessionBody {
     /// The face model that embeds `reference_image` and, after a `pass`, the portrait
     /// (default `sface`); recorded with the reference, and `match_threshold` is calibrated
     /// for it.
-    #[schema(value_type = Option<app::dto::FaceModelSchema>)]
+    #[schema(value_type = Option<crate::app::dto::FaceModelSchema>)]
     face_model: Option<String>,
     /// Whether the verification page offers a person sensitive to flashing light the
     /// no-flash path (head turns instead of the screen's colours; the result, webhook and
@@ -135,7 +135,7 @@ pub struct TokenQuery {
 }
 
 pub(super) fn session_id(raw: &str) -> Result<Uuid, ApiError> {
-    Uuid::parse_str(raw).map_err(|_| sessions::SessionError::NotFound.into())
+    Uuid::parse_str(raw).map_err(|_| crate::sessions::SessionError::NotFound.into())
 }
 
 /// The reader's credential: the API key when an `Authorization` header is sent, else the token.
@@ -155,10 +155,10 @@ async fn credential(
 
 pub(super) async fn run<T: Send + 'static>(
     state: &AppState,
-    work: impl FnOnce(&SessionService) -> sessions::SessionResult<T> + Send + 'static,
+    work: impl FnOnce(&SessionService) -> crate::sessions::SessionResult<T> + Send + 'static,
 ) -> Result<T, ApiError> {
     let service = state.sessions.clone();
-    Ok(web::block(move || work(&service)).await??)
+    crate::blocking(move || work(&service)).await
 }
 
 /// Runs a read of session `raw_id` with the request's credential (API key or token).
@@ -167,7 +167,7 @@ async fn read<T: Send + 'static>(
     state: &AppState,
     raw_id: &str,
     query: TokenQuery,
-    read: fn(&SessionService, Uuid, Credential<'_>) -> sessions::SessionResult<T>,
+    read: fn(&SessionService, Uuid, Credential<'_>) -> crate::sessions::SessionResult<T>,
 ) -> Result<T, ApiError> {
     let id = session_id(raw_id)?;
     let (tenant, token) = credential(req, query.token).await?;

@@ -195,13 +195,13 @@ pub async fn verify(
     let token = query.token.unwrap_or_default();
     let id = Uuid::parse_str(&id).ok();
     let sessions = state.sessions.clone();
-    let page = web::block(move || match id {
+    let page = crate::blocking(move || match id {
         Some(id) => sessions.verify_page(id, &token),
         None => sessions.verify_page(Uuid::nil(), ""),
     })
-    .await??;
+    .await?;
     let parent = query.embed.filter(|origin| state.ui.allows(origin));
-    let status = if page.start == sessions::page::PageStart::InvalidLink {
+    let status = if page.start == crate::sessions::page::PageStart::InvalidLink {
         StatusCode::NOT_FOUND
     } else {
         StatusCode::OK

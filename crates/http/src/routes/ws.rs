@@ -8,14 +8,14 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::sessions::SessionError;
+use crate::sessions::live::{
+    ClientMessage, EventSink, LiveStream, MAX_FRAME_BYTES, SocketError, StreamEnd,
+};
 use actix_web::{HttpRequest, HttpResponse, web};
 use actix_ws::{CloseCode, CloseReason, Message, ProtocolError};
 use domain::LivenessPath;
 use serde::Deserialize;
-use sessions::SessionError;
-use sessions::live::{
-    ClientMessage, EventSink, LiveStream, MAX_FRAME_BYTES, SocketError, StreamEnd,
-};
 use tokio::sync::mpsc;
 
 use crate::AppState;
@@ -180,7 +180,7 @@ async fn pump(
                 None => break None,
             },
             _ = heartbeat.tick() => {
-                if storage::now_millis() >= live.expires_at() {
+                if live.has_expired() {
                     send_error(&mut session, SocketError::SessionExpired, "the session's lifetime ended".into()).await;
                     break close_with(SocketError::SessionExpired);
                 }

@@ -95,7 +95,7 @@ async fn operational_routes_and_the_openapi_document_match_the_router() {
     for form in ["CompareForm", "CompareV1Form", "CompareWithSessionForm"] {
         let default = &schemas[form]["properties"]["threshold"]["default"];
         let default = default.as_f64().expect("a threshold default") as f32;
-        assert_eq!(default, app::DEFAULT_THRESHOLD, "{form}");
+        assert_eq!(default, services::app::DEFAULT_THRESHOLD, "{form}");
     }
     let detect = &doc["paths"]["/api/v2/faces:detect"]["post"]["responses"];
     for status in ["200", "400", "401", "413", "415", "429"] {

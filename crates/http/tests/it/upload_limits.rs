@@ -5,6 +5,7 @@
 use actix_web::test;
 use common::{Part, code, fixture_with, form, request, testdata};
 use serde_json::Value;
+use services::{sessions, storage};
 
 use crate::common;
 
@@ -27,7 +28,6 @@ async fn every_upload_route_refuses_an_image_over_the_pixel_limit() {
     assert_eq!(status, 201);
     // a session that passed, with a portrait, so compare-with-session reads its probe
     let created = f
-        .state
         .sessions
         .create_managed(
             store.ensure_tenant("routes").expect("tenant").id,

@@ -53,7 +53,7 @@ impl Live {
         if let Ok(false) = store.session_exists(id) {
             return false;
         }
-        match store.claim_session_stream(id, &self.holder, STREAM_LEASE_MS, storage::now_millis()) {
+        match store.claim_session_stream(id, &self.holder, STREAM_LEASE_MS, store.now_millis()) {
             Ok(true) => {}
             Ok(false) => tracing::warn!(session = %id, "stream lease taken over after it ran out"),
             Err(e) => tracing::warn!(session = %id, error = %e, "stream lease not renewed"),

@@ -50,7 +50,7 @@ impl SessionService {
         }
         let opened = self
             .store
-            .claim_session_stream(id, &holder, STREAM_LEASE_MS, storage::now_millis())
+            .claim_session_stream(id, &holder, STREAM_LEASE_MS, self.store.now_millis())
             .map_err(SessionError::from)
             .and_then(|claimed| match claimed {
                 true => self.open_engine_session(&session, path),

@@ -236,7 +236,7 @@ fn the_sweeper_expires_sessions_past_their_lifetime_and_frees_their_leases() {
         )
         .expect("stream");
     let sweeper = facegate_sessions::sweeper::RetentionSweeper::new(f.store.clone());
-    let now = storage::now_millis();
+    let now = f.store.now_millis();
     let quiet = sweeper.tick_at(now).expect("sweep");
     assert_eq!((quiet.expired_sessions, quiet.stream_leases), (0, 0));
     // a day later: the session's lifetime and its stream lease have both run out
@@ -251,5 +251,49 @@ fn the_sweeper_expires_sessions_past_their_lifetime_and_frees_their_leases() {
     assert_eq!(
         sweeper.tick_at(now + 86_400_000).expect("sweep"),
         Default::default()
+    );
+}
+
+/// The services' one clock decides a session's lifetime everywhere: the test moves it instead
+/// of waiting half an hour.
+#[test]
+fn past_its_lifetime_on_the_services_clock_a_session_is_refused_and_swept() {
+    let f = fixture();
+    let clock = Arc::new(domain::ManualClock::at(f.store.now_millis()));
+    let opened = services::Services::open_with_clock(&f.settings, clock.clone()).expect("services");
+    let (service, store) = (opened.sessions, opened.store);
+    let (id, token) = create(&service, f.tenant, "passive");
+    let lifetime_ms = f.settings.sessions.lifetime_minutes as i64 * 60_000;
+    // a minute before its end the session streams; the stream's end frees it again
+    clock.advance(lifetime_ms - 60_000);
+    let stream = service
+        .connect(
+            id,
+            &token,
+            LivenessPath::Light,
+            Arc::new(Recorder::default()),
+        )
+        .expect("streams within its lifetime");
+    assert!(!stream.has_expired());
+    clock.advance(60_000);
+    assert!(stream.has_expired(), "the transport closes it now");
+    drop(stream);
+    let sweeper = facegate_sessions::sweeper::RetentionSweeper::new(store.clone());
+    wait_until("the lease's release", || {
+        matches!(
+            service.connect(
+                id,
+                &token,
+                LivenessPath::Light,
+                Arc::new(Recorder::default())
+            ),
+            Err(SessionError::NotFound)
+        )
+    });
+    let swept = sweeper.tick().expect("sweep");
+    assert_eq!(swept.expired_sessions, 1, "{swept:?}");
+    assert_eq!(
+        store.session(id).expect("session").status,
+        domain::SessionStatus::Expired
     );
 }

@@ -219,12 +219,7 @@ fn verdicts_are_stored_while_other_sessions_write() {
                     for (i, id) in chunk.iter().enumerate() {
                         for _ in 0..5 {
                             store
-                                .claim_session_stream(
-                                    *id,
-                                    &holder,
-                                    10_000,
-                                    facegate_storage::now_millis(),
-                                )
+                                .claim_session_stream(*id, &holder, 10_000, store.now_millis())
                                 .expect("lease renewed");
                         }
                         let outcome = SessionOutcome {

@@ -5,10 +5,10 @@
 use crate::common;
 
 use domain::{SessionKind, SessionMode, SessionStatus, TenantId, Verdict};
+use facegate_storage::Store;
 use facegate_storage::outbox::NewDelivery;
 use facegate_storage::sessions::{NewSession, SessionOutcome};
 use facegate_storage::webhooks::{AttemptReport, NextStep};
-use facegate_storage::{Store, now_millis};
 use uuid::Uuid;
 
 #[test]
@@ -162,7 +162,9 @@ fn the_sweep_expires_sessions_and_deletes_photos_after_their_lifetime(
     let (short, _) = store
         .create_session(&new_session(tenant, -1))
         .expect("already expired");
-    let (expired, photos) = store.sweep_expired_sessions(now_millis()).expect("sweep");
+    let (expired, photos) = store
+        .sweep_expired_sessions(store.now_millis())
+        .expect("sweep");
     assert!(expired >= 1 && photos == 0, "{backend}: {expired} {photos}");
     assert_eq!(
         store.session(short.id).expect("row").status,
@@ -176,7 +178,7 @@ fn the_sweep_expires_sessions_and_deletes_photos_after_their_lifetime(
     );
     // the completed session's photo goes once its lifetime has passed
     let (_, photos) = store
-        .sweep_expired_sessions(now_millis() + 120_000)
+        .sweep_expired_sessions(store.now_millis() + 120_000)
         .expect("sweep later");
     assert_eq!(photos, 1, "{backend}");
     assert!(
@@ -197,7 +199,7 @@ fn the_outbox_leases_retries_and_logs_each_attempt(
     backend: &str,
 ) {
     let claimed = store
-        .claim_due_webhooks(now_millis(), 10, 30_000)
+        .claim_due_webhooks(store.now_millis(), 10, 30_000)
         .expect("claim");
     assert_eq!(
         claimed.len(),
@@ -207,13 +209,13 @@ fn the_outbox_leases_retries_and_logs_each_attempt(
     let delivery = claimed[0].delivery.clone();
     assert!(
         store
-            .claim_due_webhooks(now_millis(), 10, 30_000)
+            .claim_due_webhooks(store.now_millis(), 10, 30_000)
             .expect("claim again")
             .is_empty(),
         "{backend}: leased"
     );
     let report = |next| AttemptReport {
-        started_at: now_millis(),
+        started_at: store.now_millis(),
         duration_ms: 5,
         status_code: Some(503),
         error: Some("503".into()),
@@ -221,7 +223,7 @@ fn the_outbox_leases_retries_and_logs_each_attempt(
     };
     assert!(
         store
-            .record_webhook_attempt(&claimed[0], &report(NextStep::RetryAt(now_millis())))
+            .record_webhook_attempt(&claimed[0], &report(NextStep::RetryAt(store.now_millis())))
             .expect("retry")
     );
     assert!(
@@ -231,7 +233,7 @@ fn the_outbox_leases_retries_and_logs_each_attempt(
         "{backend}: a spent lease records nothing"
     );
     let again = store
-        .claim_due_webhooks(now_millis() + 1, 10, 30_000)
+        .claim_due_webhooks(store.now_millis() + 1, 10, 30_000)
         .expect("claim the retry");
     assert_eq!(again.len(), 1);
     assert!(

@@ -41,7 +41,6 @@ class CompareForm:
     target_image: File
     face_model: FaceModel | Unset = UNSET
     threshold: float | Unset = 0.65
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -63,7 +62,7 @@ class CompareForm:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "source_image": source_image,
             "target_image": target_image,
@@ -96,10 +95,6 @@ class CompareForm:
             files.append(("threshold", (None, str(self.threshold).encode(), "text/plain")))
 
 
-
-
-        for prop_name, prop in self.additional_properties.items():
-            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
 
 
 
@@ -142,22 +137,5 @@ class CompareForm:
             threshold=threshold,
         )
 
-
-        compare_form.additional_properties = d
         return compare_form
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -40,7 +40,6 @@ class CompareWithSessionForm:
     session_id: str
     threshold: float | Unset = 0.65
     token: str | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -58,7 +57,7 @@ class CompareWithSessionForm:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "probe": probe,
             "session_id": session_id,
@@ -93,10 +92,6 @@ class CompareWithSessionForm:
 
 
 
-        for prop_name, prop in self.additional_properties.items():
-            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
-
-
 
         return files
 
@@ -124,22 +119,5 @@ class CompareWithSessionForm:
             token=token,
         )
 
-
-        compare_with_session_form.additional_properties = d
         return compare_with_session_form
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

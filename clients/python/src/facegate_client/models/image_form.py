@@ -31,7 +31,6 @@ class ImageForm:
      """
 
     image: File
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -43,7 +42,7 @@ class ImageForm:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "image": image,
         })
@@ -57,10 +56,6 @@ class ImageForm:
         files.append(("image", self.image.to_tuple()))
 
 
-
-
-        for prop_name, prop in self.additional_properties.items():
-            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
 
 
 
@@ -81,22 +76,5 @@ class ImageForm:
             image=image,
         )
 
-
-        image_form.additional_properties = d
         return image_form
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

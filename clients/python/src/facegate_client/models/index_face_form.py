@@ -39,7 +39,6 @@ class IndexFaceForm:
     external_face_id: str
     image: File
     quality_filter: None | QualityFilterName | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -61,7 +60,7 @@ class IndexFaceForm:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "external_face_id": external_face_id,
             "image": image,
@@ -90,10 +89,6 @@ class IndexFaceForm:
             else:
                 files.append(("quality_filter",  (None, str(self.quality_filter.value).encode(), "text/plain")))
 
-
-
-        for prop_name, prop in self.additional_properties.items():
-            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
 
 
 
@@ -138,22 +133,5 @@ class IndexFaceForm:
             quality_filter=quality_filter,
         )
 
-
-        index_face_form.additional_properties = d
         return index_face_form
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use actix_web::test;
 use facegate_http::AppState;
 use serde_json::Value;
+use services::{sessions, storage};
 
 macro_rules! boundary {
     () => {
@@ -59,6 +60,8 @@ pub struct Fixture {
     pub state: AppState,
     /// The database under `state`, for tests that build their own services over it.
     pub store: storage::Store,
+    /// The session use cases under `state`, for tests that make a session without a stream.
+    pub sessions: sessions::SessionService,
     pub key: String,
     pub other_key: String,
     _dir: tempfile::TempDir,
@@ -79,6 +82,7 @@ pub fn fixture_with(adjust: impl FnOnce(&mut services::Settings)) -> Fixture {
     adjust(&mut settings);
     let services = services::Services::open(&settings).expect("services");
     let store = services.store.clone();
+    let sessions = services.sessions.clone();
     let tenant = store.ensure_tenant("routes").expect("tenant");
     let other = store.ensure_tenant("other").expect("tenant");
     let (_, key) = store.create_api_key(tenant.id).expect("key");
@@ -89,6 +93,7 @@ pub fn fixture_with(adjust: impl FnOnce(&mut services::Settings)) -> Fixture {
     Fixture {
         state,
         store,
+        sessions,
         key,
         other_key,
         _dir: dir,
