@@ -2,34 +2,20 @@
 //! largest face of an image behind an optional quality filter.
 
 use domain::{ExternalId, FaceModel, TenantId};
-use face_engine::Face;
 use uuid::Uuid;
 
 use crate::dto::{CollectionDto, CollectionList, FaceDto, FaceList, IndexedFaceDto};
+use crate::index_quality::{QualityFilter, quality_reasons};
 use crate::{AppError, AppResult, FaceServices};
 
 /// Longest collection `description`, in characters.
 const MAX_DESCRIPTION_CHARS: usize = 1024;
-
-/// The quality gate of `quality_filter=auto` (the default).
-const MIN_INDEX_FACE_SIZE: f32 = 40.0;
-const MIN_INDEX_SHARPNESS: f32 = 0.25;
-const MIN_INDEX_FRONTALNESS: f32 = 0.2;
 
 /// One page of a listing: how many items, and the token of the previous page.
 #[derive(Debug, Clone, Default)]
 pub struct Page {
     pub limit: usize,
     pub after: Option<String>,
-}
-
-/// Whether indexing refuses small, blurry or turned faces.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum QualityFilter {
-    /// Refuse them (`face_quality_too_low`, with the reasons).
-    Auto,
-    /// Index any face.
-    None,
 }
 
 fn parse_id(field: &'static str, value: &str) -> AppResult<ExternalId> {
@@ -39,20 +25,6 @@ fn parse_id(field: &'static str, value: &str) -> AppResult<ExternalId> {
 /// Parses a `face_id`.
 pub(crate) fn parse_face_id(value: &str) -> AppResult<Uuid> {
     Uuid::parse_str(value).map_err(|_| AppError::InvalidFaceId)
-}
-
-fn quality_reasons(face: &Face) -> Vec<&'static str> {
-    let mut reasons = Vec::new();
-    if face.bbox.width.min(face.bbox.height) < MIN_INDEX_FACE_SIZE {
-        reasons.push("small_face");
-    }
-    if face.quality.sharpness < MIN_INDEX_SHARPNESS {
-        reasons.push("blurry");
-    }
-    if face.quality.frontalness < MIN_INDEX_FRONTALNESS {
-        reasons.push("extreme_pose");
-    }
-    reasons
 }
 
 fn face_dto(face: domain::IndexedFace, collection: &ExternalId) -> IndexedFaceDto {

@@ -22,8 +22,8 @@ pub enum AppError {
     #[error("face_id must be a UUID")]
     InvalidFaceId,
     /// `quality_filter=auto` refused the face, with the reasons.
-    #[error("the face was not indexed: {}", reasons.join(", "))]
-    FaceQualityTooLow { reasons: Vec<&'static str> },
+    #[error("the face was not indexed: {}", reasons.iter().map(|r| r.as_str()).collect::<Vec<_>>().join(", "))]
+    FaceQualityTooLow { reasons: Vec<crate::QualityReason> },
     /// A worker thread stopped, or a value could not be serialised (never expected).
     #[error("internal failure: {0}")]
     Internal(String),

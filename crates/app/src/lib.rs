@@ -11,6 +11,7 @@ mod collections;
 pub mod dto;
 mod error;
 mod faces;
+mod index_quality;
 mod operations;
 mod search;
 
@@ -19,9 +20,10 @@ use std::sync::Arc;
 use face_engine::{FaceEngine, Image};
 use storage::search::FaceSearch;
 
-pub use collections::{Page, QualityFilter};
+pub use collections::Page;
 pub use error::{AppError, AppResult};
 pub use face_engine::gate::InferenceGate;
+pub use index_quality::{QualityFilter, QualityReason};
 pub use operations::Operations;
 pub use search::SearchQuery;
 

@@ -2,7 +2,7 @@
 //! scores), the typed `error` codes with the close code each one ends the socket with, how a
 //! stream ended, the sink the transport implements, and the redirect URL given with a verdict.
 
-use domain::{LivenessPath, Verdict};
+use domain::{LivenessPath, SessionMode, Verdict};
 use liveness_engine::{ChallengeKind, Guidance, Illumination};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -18,8 +18,8 @@ pub enum ClientMessage {
     /// `challenge_count` is how many challenges this connection asks: a passive session on
     /// the no-flash path asks head turns (`liveness_path`: `light` or `no_flash`).
     Ready {
-        #[schema(example = "passive")]
-        mode: &'static str,
+        #[schema(value_type = String, example = "passive")]
+        mode: SessionMode,
         challenge_count: u32,
         #[schema(value_type = String, example = "light")]
         liveness_path: LivenessPath,

@@ -26,8 +26,8 @@ pub struct SessionResultView {
     /// `created`, `in_progress` or `completed` (an expired session answers 404). A session
     /// whose client was sent the `verdict` reads `completed`: the verdict is stored before it
     /// is sent.
-    #[schema(example = "completed")]
-    pub status: &'static str,
+    #[schema(value_type = String, example = "completed")]
+    pub status: domain::SessionStatus,
     /// `pass`, `fail` or `retry`; null until completed.
     #[schema(value_type = Option<String>, example = "pass")]
     pub verdict: Option<Verdict>,
@@ -43,10 +43,10 @@ pub struct SessionResultView {
 /// What the tenant's backend sees beyond the spec's fields (never the browser).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct ResultDetail {
-    #[schema(example = "passive")]
-    pub mode: &'static str,
-    #[schema(example = "managed")]
-    pub kind: &'static str,
+    #[schema(value_type = String, example = "passive")]
+    pub mode: domain::SessionMode,
+    #[schema(value_type = String, example = "managed")]
+    pub kind: domain::SessionKind,
     /// `light` (the screen's colours were shown and judged) or `no_flash` (head turns and
     /// motion, no colours: the person chose the path, or the deployment's light check is
     /// off); null until completed.
@@ -119,8 +119,8 @@ pub struct DeliveryView {
     /// The `webhook-id` header of every attempt.
     pub webhook_id: String,
     pub url: String,
-    #[schema(example = "delivered")]
-    pub status: &'static str,
+    #[schema(value_type = String, example = "delivered")]
+    pub status: domain::DeliveryStatus,
     pub attempts: u32,
     pub next_attempt_at: Option<i64>,
     #[schema(value_type = Vec<Object>)]
@@ -244,7 +244,7 @@ impl SessionService {
             .map(|(delivery, attempts)| DeliveryView {
                 webhook_id: webhooks::webhook_id(delivery.id),
                 url: delivery.url,
-                status: delivery.status.as_str(),
+                status: delivery.status,
                 attempts: delivery.attempts,
                 next_attempt_at: (delivery.status == domain::DeliveryStatus::Pending)
                     .then_some(delivery.next_attempt_at),
@@ -266,8 +266,8 @@ pub(crate) fn result_view(session: Session, credential: Credential<'_>) -> Sessi
         .as_deref()
         .and_then(|l| serde_json::from_str(l).ok());
     let detail = matches!(credential, Credential::Tenant(_)).then(|| ResultDetail {
-        mode: session.mode.as_str(),
-        kind: session.kind.as_str(),
+        mode: session.mode,
+        kind: session.kind,
         liveness_path: evidence.as_ref().map(|e| e.liveness_path),
         reference_id: session.reference_id.clone(),
         layers: evidence
@@ -289,7 +289,7 @@ pub(crate) fn result_view(session: Session, credential: Credential<'_>) -> Sessi
     });
     SessionResultView {
         session_id: session.id,
-        status: session.status.as_str(),
+        status: session.status,
         verdict: session.verdict,
         confidence: session.confidence,
         photo_url,

@@ -161,16 +161,13 @@ pub async fn index_face(
     )
     .await?;
     let external_face_id = form.required_text("external_face_id")?.to_owned();
-    let quality_filter = match form.text("quality_filter").unwrap_or("auto") {
-        "auto" => QualityFilter::Auto,
-        "none" => QualityFilter::None,
-        _ => {
-            return Err(ApiError::new(
+    let quality_filter = QualityFilter::parse(form.text("quality_filter").unwrap_or("auto"))
+        .ok_or_else(|| {
+            ApiError::new(
                 Code::InvalidParameter,
                 "`quality_filter` must be `auto` or `none`",
-            ));
-        }
-    };
+            )
+        })?;
     let image = form.file("image")?;
     let faces = state.faces.clone();
     let indexed = crate::blocking(move || {

@@ -108,10 +108,10 @@ pub struct ManagedSessionCreated {
     session_url: String,
     token: String,
     reference_id: Option<String>,
-    #[schema(example = "passive")]
-    mode: &'static str,
-    #[schema(example = "created")]
-    status: &'static str,
+    #[schema(value_type = String, example = "passive")]
+    mode: domain::SessionMode,
+    #[schema(value_type = String, example = "created")]
+    status: domain::SessionStatus,
     /// Unix milliseconds.
     expires_at: i64,
 }
@@ -211,8 +211,8 @@ pub async fn create_managed(
         session_url: created.session_url,
         token: created.token,
         reference_id: created.session.reference_id,
-        mode: created.session.mode.as_str(),
-        status: created.session.status.as_str(),
+        mode: created.session.mode,
+        status: created.session.status,
         expires_at: created.session.expires_at,
     }))
 }

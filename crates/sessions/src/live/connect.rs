@@ -69,7 +69,7 @@ impl SessionService {
         let mailbox = LatestFrame::for_session(&engine_session);
         let path = engine_session.liveness_path();
         sink.send(ClientMessage::Ready {
-            mode: session.mode.as_str(),
+            mode: session.mode,
             challenge_count: engine_session.challenge_plan().len() as u32,
             liveness_path: path,
         });

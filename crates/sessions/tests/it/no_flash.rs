@@ -23,7 +23,7 @@ fn the_no_flash_path_asks_head_turns_without_colours_only_where_the_session_allo
     assert_eq!(
         messages,
         vec![ClientMessage::Ready {
-            mode: "passive",
+            mode: domain::SessionMode::Passive,
             challenge_count: 3,
             liveness_path: LivenessPath::NoFlash,
         }],
