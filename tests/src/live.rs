@@ -354,6 +354,16 @@ pub fn stream_scripted(
     outcome
 }
 
+/// Reads `socket`, sending nothing, until the server's `ready` message (≤ `max`): from then on
+/// the stream holds its session.
+pub fn await_ready(socket: &mut WebSocket<MaybeTlsStream<TcpStream>>, max: Duration) -> bool {
+    let outcome = stream_scripted(socket, 1, max, |event| match event {
+        ScriptEvent::Message(message) if message["type"] == "ready" => ScriptAction::Abort,
+        _ => ScriptAction::Continue,
+    });
+    outcome.messages.iter().any(|m| m["type"] == "ready")
+}
+
 /// Opens, sends nothing or the given messages, and reads until the server closes (≤ `max`).
 pub fn send_and_wait_close(
     base_url: &str,

@@ -72,18 +72,20 @@ impl Services {
             "models loaded"
         );
         let guard = webhooks::AddressGuard::new(settings.webhook_allowed_networks()?);
+        // one gate for HTTP inference and live-session frames alike: a place per core
+        let inference = Arc::new(face_engine::gate::InferenceGate::per_core());
         let sessions = sessions::SessionService::new(
             store.clone(),
             engine.clone(),
             guard.clone(),
             session_settings(settings),
             settings.sessions.analysis_threads,
+            inference.clone(),
         )?;
-        // one gate for HTTP inference and live-session frames alike
         let faces = app::FaceServices::new(
             engine,
             search,
-            sessions.inference_gate(),
+            inference,
             app::UploadLimits {
                 max_image_pixels: settings.limits.max_image_pixels,
             },

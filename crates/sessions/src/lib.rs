@@ -176,14 +176,15 @@ pub struct SessionService {
 
 impl SessionService {
     /// `analysis_threads` bounds the frames analysed at once across every session; every
-    /// frame's analysis also passes the one inference gate (one place per core), which the
-    /// HTTP layer shares ([`SessionService::inference_gate`]).
+    /// frame's analysis also passes `inference`, the process's one inference gate, which the
+    /// composition root (`services::Services::open`) makes and shares with the Face Services.
     pub fn new(
         store: Store,
         engine: Arc<FaceEngine>,
         guard: AddressGuard,
         settings: SessionSettings,
         analysis_threads: usize,
+        inference: Arc<face_engine::gate::InferenceGate>,
     ) -> SessionResult<Self> {
         settings.liveness.validate()?;
         Ok(Self {
@@ -192,13 +193,8 @@ impl SessionService {
             guard,
             settings: Arc::new(settings),
             live: Arc::new(live::LiveHub::new(analysis_threads)),
-            inference: Arc::new(face_engine::gate::InferenceGate::per_core()),
+            inference,
         })
-    }
-
-    /// The inference gate every model run of this process passes.
-    pub fn inference_gate(&self) -> Arc<face_engine::gate::InferenceGate> {
-        self.inference.clone()
     }
 
     pub fn settings(&self) -> &SessionSettings {

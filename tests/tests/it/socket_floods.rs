@@ -33,7 +33,10 @@ fn race_for_one_session(backend: Backend) {
     socket
         .send(Message::binary(frames[0].clone()))
         .expect("first frame");
-    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        live::await_ready(&mut socket, Duration::from_secs(10)),
+        "the streaming socket holds the session"
+    );
 
     let racers: Vec<_> = (0..100)
         .map(|_| {
