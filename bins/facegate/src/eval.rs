@@ -4,16 +4,18 @@
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
+use face_engine::Embedding;
 use face_engine::evaluation::{
     LabelledEmbedding, embed_files, list_identity_images, pair_scores, verification_report,
 };
-use face_engine::identification::identification_report;
+use face_engine::identification::{GallerySearch, identification_report};
 use face_engine::{DetectOptions, FaceEngine, FaceModel, Image};
 use liveness_engine::SessionMode;
 use liveness_rig::camera_model::CameraFamily;
 use rayon::prelude::*;
 
 use services::Settings;
+use services::storage::vector::CollectionMatrices;
 
 use crate::eval_liveness::LightSceneArg;
 use crate::progress::progress;
@@ -206,7 +208,7 @@ fn search(
     let set = embed_identity_dir(engine, model, dir)?;
     let usable = set.iter().filter(|l| l.embedding.is_ok()).count();
     let bar = progress(usable, "searching");
-    let report = identification_report(&set, &|| bar.inc(1));
+    let report = identification_report(&set, &IndexedGallery::enrol, &|| bar.inc(1));
     bar.finish_and_clear();
     let r = report.ok_or("need identities enough for a gallery, mated probes (a second image of an enrolled identity) and non-mated probes")?;
     println!(
@@ -234,6 +236,36 @@ fn search(
         eprintln!("report: {}", path.display());
     }
     Ok(())
+}
+
+/// The gallery of `eval search` in the embedded index a collection's search runs on (its int8
+/// scan and exact re-rank, `storage::vector`), one face an entry, the entry's position its id.
+struct IndexedGallery(CollectionMatrices);
+
+/// The one collection an evaluation's gallery is.
+const GALLERY: uuid::Uuid = uuid::Uuid::nil();
+
+impl IndexedGallery {
+    fn enrol(gallery: &[Embedding]) -> Box<dyn GallerySearch> {
+        let index = CollectionMatrices::new();
+        let vectors: Vec<(uuid::Uuid, Vec<f32>)> = gallery
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (uuid::Uuid::from_u128(i as u128), e.vector.clone()))
+            .collect();
+        index.load_collection(GALLERY, &vectors);
+        Box::new(Self(index))
+    }
+}
+
+impl GallerySearch for IndexedGallery {
+    fn best(&self, probe: &Embedding, k: usize) -> Vec<(usize, f32)> {
+        self.0
+            .search(GALLERY, &probe.vector, k, -1.0)
+            .into_iter()
+            .map(|hit| (hit.face_id.as_u128() as usize, hit.cosine))
+            .collect()
+    }
 }
 
 fn verify(
@@ -325,4 +357,53 @@ fn detect(engine: &FaceEngine, dir: &Path, max_pixels: u64) -> Result<(), String
     }
     println!("total\t{total} faces in {} images", rows.len());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use face_engine::identification::{ExactGallery, GallerySearch};
+    use face_engine::{Embedding, FaceModel};
+    use services::storage::vector::pseudo_random_unit_vector;
+
+    use super::IndexedGallery;
+
+    fn embedding(vector: Vec<f32>) -> Embedding {
+        Embedding {
+            model: "test".into(),
+            face_model: FaceModel::Sface,
+            vector,
+        }
+    }
+
+    /// A second photo of gallery entry `i`: its vector moved toward another random direction.
+    fn probe_near(gallery: &[Embedding], i: usize, seed: u64) -> Embedding {
+        let noise = pseudo_random_unit_vector(seed, 128);
+        let moved: Vec<f32> = gallery[i]
+            .vector
+            .iter()
+            .zip(&noise)
+            .map(|(g, n)| 0.7 * g + 0.7 * n)
+            .collect();
+        let norm = moved.iter().map(|v| v * v).sum::<f32>().sqrt();
+        embedding(moved.into_iter().map(|v| v / norm).collect())
+    }
+
+    #[test]
+    fn the_index_finds_what_the_exact_scan_finds() {
+        let gallery: Vec<Embedding> = (0..3_000)
+            .map(|seed| embedding(pseudo_random_unit_vector(seed, 128)))
+            .collect();
+        let indexed = IndexedGallery::enrol(&gallery);
+        let exact = ExactGallery(gallery.clone());
+        for i in (0..gallery.len()).step_by(100) {
+            let probe = probe_near(&gallery, i, 10_000 + i as u64);
+            let (by_index, by_scan) = (indexed.best(&probe, 20), exact.best(&probe, 20));
+            assert_eq!(by_index[0].0, i, "the mate first");
+            let ids = |hits: &[(usize, f32)]| hits.iter().map(|h| h.0).collect::<Vec<_>>();
+            assert_eq!(ids(&by_index), ids(&by_scan), "probe {i}");
+            for (a, b) in by_index.iter().zip(&by_scan) {
+                assert!((a.1 - b.1).abs() < 1e-5, "probe {i}: {a:?} against {b:?}");
+            }
+        }
+    }
 }

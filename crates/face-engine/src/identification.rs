@@ -1,10 +1,10 @@
 //! Open-set 1:N identification as NIST's FRTE 1:N reports it (issue 68): a gallery of one image
 //! per enrolled identity, mated probes (the enrolled identities' other images) and non-mated
-//! probes (every image of identities left out of the gallery). Each probe is scored against every
-//! gallery entry with the exact cosine and the model's calibrated similarity (the embedded index
-//! re-ranks its int8 candidates with the same score, so these are the ranks it reaches when its
-//! candidates hold the mate), and the report gives rank-1 and the CMC curve (to [`CMC_RANKS`]) of
-//! the mated probes, and FNIR at fixed FPIR.
+//! probes (every image of identities left out of the gallery). Each probe is searched in a
+//! [`GallerySearch`] for its best [`CMC_RANKS`] entries, scored with the model's calibrated
+//! similarity: `facegate eval search` enrols the gallery in the embedded index the API searches
+//! (its int8 scan and exact re-rank), [`ExactGallery`] scores every entry. The report gives
+//! rank-1 and the CMC curve (to [`CMC_RANKS`]) of the mated probes, and FNIR at fixed FPIR.
 //!
 //! The split is deterministic: identities sorted by name, every other one enrolled (the 1st,
 //! 3rd, ...), the others non-mated. An enrolled identity's first image (sorted by path) is its
@@ -49,18 +49,45 @@ pub struct IdentificationReport {
     pub det: Vec<(f64, f64)>,
 }
 
+/// A gallery the probes are searched in, made from its entries' embeddings in order.
+pub trait GallerySearch: Sync {
+    /// The best `k` entries for `probe`, best first: (the entry's position in the gallery, its
+    /// cosine with the probe).
+    fn best(&self, probe: &Embedding, k: usize) -> Vec<(usize, f32)>;
+}
+
+/// Every gallery entry scored with the exact cosine.
+#[derive(Debug)]
+pub struct ExactGallery(pub Vec<Embedding>);
+
+impl GallerySearch for ExactGallery {
+    fn best(&self, probe: &Embedding, k: usize) -> Vec<(usize, f32)> {
+        let mut scored: Vec<(usize, f32)> = self
+            .0
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| Some((i, probe.cosine(e).ok()?)))
+            .collect();
+        scored.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        scored.truncate(k);
+        scored
+    }
+}
+
 /// One searched probe: the best similarity of any gallery entry, and for a mated probe its
-/// mate's rank (0 = first) and similarity.
+/// mate's rank (0 = first) and similarity when it is among the best [`CMC_RANKS`].
 struct Searched {
     top: f32,
     mate: Option<(usize, f32)>,
 }
 
-/// Splits `set`, searches every probe, and reports, calling `done` once for each usable image
-/// (a gallery entry enrolled or a probe searched: a progress bar's tick). `None` when the
-/// split leaves no gallery, no mated or no non-mated probe.
+/// Splits `set`, enrols the gallery with `enrol` (its entries' embeddings in order), searches
+/// every probe in it, and reports, calling `done` once for each usable image (a gallery entry
+/// enrolled or a probe searched: a progress bar's tick). `None` when the split leaves no
+/// gallery, no mated or no non-mated probe.
 pub fn identification_report(
     set: &[LabelledEmbedding],
+    enrol: &dyn Fn(&[Embedding]) -> Box<dyn GallerySearch>,
     done: &(dyn Fn() + Sync),
 ) -> Option<IdentificationReport> {
     let usable: Vec<(&str, &Embedding)> = set
@@ -87,18 +114,25 @@ pub fn identification_report(
     if gallery.is_empty() || mated.is_empty() || non_mated.is_empty() {
         return None;
     }
-    let search = |probe: &Embedding, identity: Option<&str>| -> Searched {
-        let scores: Vec<(f32, &str)> = gallery
+    let index = enrol(
+        &gallery
             .iter()
-            .filter_map(|(g, e)| {
-                let cosine = probe.cosine(e).ok()?;
-                Some((similarity_from_cosine(probe.face_model, cosine), *g))
+            .map(|(_, e)| (*e).clone())
+            .collect::<Vec<_>>(),
+    );
+    let search = |probe: &Embedding, identity: Option<&str>| -> Searched {
+        let hits: Vec<(&str, f32)> = index
+            .best(probe, CMC_RANKS)
+            .into_iter()
+            .filter_map(|(i, cosine)| {
+                let (g, _) = gallery.get(i)?;
+                Some((*g, similarity_from_cosine(probe.face_model, cosine)))
             })
             .collect();
-        let top = scores.iter().map(|(s, _)| *s).fold(f32::MIN, f32::max);
+        let top = hits.first().map_or(f32::MIN, |(_, s)| *s);
         let mate = identity.and_then(|id| {
-            let score = scores.iter().find(|(_, g)| *g == id)?.0;
-            Some((scores.iter().filter(|(s, _)| *s > score).count(), score))
+            let rank = hits.iter().position(|(g, _)| *g == id)?;
+            Some((rank, hits[rank].1))
         });
         done();
         Searched { top, mate }
@@ -173,7 +207,7 @@ fn det_points(non_mated_tops: &[f32], fnir: &dyn Fn(f32) -> f64) -> Vec<(f64, f6
 mod tests {
     use std::path::PathBuf;
 
-    use super::identification_report;
+    use super::{ExactGallery, GallerySearch, identification_report};
     use crate::evaluation::LabelledEmbedding;
     use crate::{Embedding, FaceModel};
 
@@ -194,6 +228,10 @@ mod tests {
         }
     }
 
+    fn exact(gallery: &[Embedding]) -> Box<dyn GallerySearch> {
+        Box::new(ExactGallery(gallery.to_vec()))
+    }
+
     #[test]
     fn the_split_the_ranks_and_the_miss_rates_follow_the_scores() {
         // a, c, e enrolled (every other name), b, d non-mated; c's second image is closer to
@@ -208,7 +246,7 @@ mod tests {
             image("e", 7, 0.0),
         ];
         let report =
-            identification_report(&set, &|| {}).expect("a gallery and both kinds of probe");
+            identification_report(&set, &exact, &|| {}).expect("a gallery and both kinds of probe");
         assert_eq!(report.gallery_size, 3);
         assert_eq!((report.mated_probes, report.non_mated_probes), (2, 2));
         assert_eq!(report.rank1, 0.5, "a's probe first, c's second behind e");
@@ -230,6 +268,6 @@ mod tests {
     #[test]
     fn a_set_without_non_mated_probes_gives_no_report() {
         let set = vec![image("a", 0, 0.0), image("a", 0, 0.1)];
-        assert!(identification_report(&set, &|| {}).is_none());
+        assert!(identification_report(&set, &exact, &|| {}).is_none());
     }
 }
