@@ -33,11 +33,11 @@ impl QualityFilter {
 /// Why `auto` refused a face (the names the error message lists).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QualityReason {
-    /// The face is smaller than [`MIN_INDEX_FACE_SIZE`] on a side.
+    /// The face is smaller than 40 pixels on a side.
     SmallFace,
-    /// The face is less sharp than [`MIN_INDEX_SHARPNESS`].
+    /// The face's sharpness is under 0.25.
     Blurry,
-    /// The face is turned further than [`MIN_INDEX_FRONTALNESS`] allows.
+    /// The face's frontalness is under 0.2 (turned far from the camera).
     ExtremePose,
 }
 
