@@ -100,6 +100,20 @@ pub(crate) fn create(
     (created.session.id, created.token)
 }
 
+/// Connects to session `id` on the light path with a recorder nobody reads.
+pub(crate) fn connect_lit(
+    service: &SessionService,
+    id: uuid::Uuid,
+    token: &str,
+) -> Result<facegate_sessions::live::LiveStream, SessionError> {
+    service.connect(
+        id,
+        token,
+        LivenessPath::Light,
+        Arc::new(Recorder::default()),
+    )
+}
+
 pub(crate) fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(30);
     while !done() {

@@ -11,28 +11,18 @@ use domain::LivenessPath;
 use facegate_sessions::live::{ClientMessage, StreamEnd};
 use facegate_sessions::{SessionError, SessionRandomness};
 
-use crate::common::{Recorder, connect_once_free, create, fixture, replica, wait_until};
+use crate::common::{
+    Recorder, connect_lit, connect_once_free, create, fixture, replica, wait_until,
+};
 
 #[test]
 fn one_stream_per_session_across_replicas_and_the_lease_is_released_when_it_ends() {
     let f = fixture();
     let (a, b) = (replica(&f, None), replica(&f, None));
     let (id, token) = create(&a, f.tenant, "passive");
-    let first = a
-        .connect(
-            id,
-            &token,
-            LivenessPath::Light,
-            Arc::new(Recorder::default()),
-        )
-        .expect("the first stream");
+    let first = connect_lit(&a, id, &token).expect("the first stream");
     for (name, service) in [("same replica", &a), ("other replica", &b)] {
-        let refused = service.connect(
-            id,
-            &token,
-            LivenessPath::Light,
-            Arc::new(Recorder::default()),
-        );
+        let refused = connect_lit(service, id, &token);
         assert!(
             matches!(refused, Err(SessionError::AlreadyConnected)),
             "{name}: {refused:?}"
@@ -114,12 +104,7 @@ fn a_finishing_session_gives_one_verdict_and_is_single_use() {
         Some(domain::Verdict::Pass),
         "a still photo never passes"
     );
-    let again = service.connect(
-        id,
-        &token,
-        LivenessPath::Light,
-        Arc::new(Recorder::default()),
-    );
+    let again = connect_lit(&service, id, &token);
     assert!(
         matches!(again, Err(SessionError::AlreadyCompleted)),
         "{again:?}"
@@ -227,14 +212,7 @@ fn the_sweeper_expires_sessions_past_their_lifetime_and_frees_their_leases() {
     let f = fixture();
     let service = replica(&f, None);
     let (id, token) = create(&service, f.tenant, "passive");
-    let stream = service
-        .connect(
-            id,
-            &token,
-            LivenessPath::Light,
-            Arc::new(Recorder::default()),
-        )
-        .expect("stream");
+    let stream = connect_lit(&service, id, &token).expect("stream");
     let sweeper = facegate_sessions::sweeper::RetentionSweeper::new(f.store.clone());
     let now = f.store.now_millis();
     let quiet = sweeper.tick_at(now).expect("sweep");
@@ -266,14 +244,7 @@ fn past_its_lifetime_on_the_services_clock_a_session_is_refused_and_swept() {
     let lifetime_ms = f.settings.sessions.lifetime_minutes as i64 * 60_000;
     // a minute before its end the session streams; the stream's end frees it again
     clock.advance(lifetime_ms - 60_000);
-    let stream = service
-        .connect(
-            id,
-            &token,
-            LivenessPath::Light,
-            Arc::new(Recorder::default()),
-        )
-        .expect("streams within its lifetime");
+    let stream = connect_lit(&service, id, &token).expect("streams within its lifetime");
     assert!(!stream.has_expired());
     clock.advance(60_000);
     assert!(stream.has_expired(), "the transport closes it now");
@@ -281,12 +252,7 @@ fn past_its_lifetime_on_the_services_clock_a_session_is_refused_and_swept() {
     let sweeper = facegate_sessions::sweeper::RetentionSweeper::new(store.clone());
     wait_until("the lease's release", || {
         matches!(
-            service.connect(
-                id,
-                &token,
-                LivenessPath::Light,
-                Arc::new(Recorder::default())
-            ),
+            connect_lit(&service, id, &token),
             Err(SessionError::NotFound)
         )
     });
