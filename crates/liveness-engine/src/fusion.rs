@@ -8,7 +8,8 @@
 //! face, ends in `retry` with `conflicting_evidence`; an attack whose code asks for manual
 //! review (the anti-spoof model alone, missed challenges, several faces) ends in `retry` with
 //! that code. So a `fail` always carries a code whose action is `block`, and no live person is
-//! failed on one disputed layer. The weights and why are in docs/liveness.md.
+//! failed on one disputed layer. The weights are the layers' table's (`layers::LAYERS`); why,
+//! in docs/liveness.md.
 
 use domain::{PASS_CONFIDENCE, RETRY_CONFIDENCE, ReasonCode, Verdict, VerdictThresholds};
 use serde::Serialize;
@@ -26,23 +27,6 @@ const RETRY_CEILING: f32 = PASS_CONFIDENCE - 0.01;
 /// Confidence floor of a session that ended before its flow completed (no face, timeout,
 /// too many invalid frames, stream closed) and raised no attack: the spec's `retry`.
 const RETRY_FLOOR: f32 = RETRY_CONFIDENCE;
-
-/// Weight of each layer in active mode.
-pub const ACTIVE_WEIGHTS: [(Layer, f32); 5] = [
-    (Layer::ChallengeResponse, 0.30),
-    (Layer::AntiSpoof, 0.20),
-    (Layer::DeepfakeInjection, 0.15),
-    (Layer::FaceConsistency, 0.15),
-    (Layer::Motion, 0.20),
-];
-
-/// Weight of each layer in passive mode (no challenge layer).
-pub const PASSIVE_WEIGHTS: [(Layer, f32); 4] = [
-    (Layer::AntiSpoof, 0.30),
-    (Layer::DeepfakeInjection, 0.20),
-    (Layer::FaceConsistency, 0.20),
-    (Layer::Motion, 0.30),
-];
 
 /// Why a session ended before its flow completed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -183,13 +167,10 @@ pub fn reasons(
 
 /// Fuses the layers of a session of `mode` that ended for `end_reason`.
 pub fn fuse(mode: SessionMode, layers: Vec<LayerScore>, end_reason: EndReason) -> VerdictReport {
-    let weights: &[(Layer, f32)] = match mode {
-        SessionMode::Active => &ACTIVE_WEIGHTS,
-        SessionMode::Passive => &PASSIVE_WEIGHTS,
-    };
+    let weights = crate::layers::weights(mode);
     let (mut sum, mut total) = (0.0f32, 0.0f32);
     let mut unjudged = false;
-    for (layer, weight) in weights {
+    for (layer, weight) in &weights {
         let found = layers.iter().find(|l| l.layer == *layer);
         if found.is_some_and(|l| l.evidence == Evidence::None) {
             unjudged = true;
@@ -237,7 +218,7 @@ pub fn fuse(mode: SessionMode, layers: Vec<LayerScore>, end_reason: EndReason) -
         verdict,
         confidence: (confidence * 1000.0).round() / 1000.0,
         end_reason,
-        reasons: reasons(verdict, end_reason, &layers, weights),
+        reasons: reasons(verdict, end_reason, &layers, &weights),
         layers,
     }
 }

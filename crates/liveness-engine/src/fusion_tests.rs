@@ -6,7 +6,7 @@ fn layer(layer: Layer, score: f32) -> LayerScore {
 }
 
 fn all(score: f32) -> Vec<LayerScore> {
-    ACTIVE_WEIGHTS
+    crate::layers::weights(SessionMode::Active)
         .iter()
         .map(|(l, _)| layer(*l, score))
         .collect()

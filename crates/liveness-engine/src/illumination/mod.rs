@@ -14,6 +14,7 @@
 //! most three changes, and fewer than three flashes, in any second; no colour of the palette
 //! is a saturated red (red share of the linear colour below 0.8).
 
+mod classify;
 mod cutoffs;
 mod finding;
 mod fit;

@@ -58,11 +58,11 @@
 //! camera's own processing pulls the room against the face, never with it) does not.
 
 use super::Illumination;
+use super::classify::{LightMeasures, classify, trust};
 use super::fit::{chroma, swing_of};
 use super::regions::{Gains, Lit, contrast_with_error, median_pixels};
 use super::sample::{LightSample, luminance};
 use super::search::{self, MIN_FRAMES};
-use crate::evidence::Evidence;
 
 pub use super::finding::{LightFinding, LightReading};
 
@@ -173,8 +173,20 @@ fn lit_frames<'a>(
         .collect()
 }
 
-/// Judges the samples (capture time in the session's clock, regions) against `sequence`.
+/// Judges the samples (capture time in the session's clock, regions) against `sequence`:
+/// measures them, classifies the measurements and keeps the finding the frames can carry
+/// (`super::classify`).
 pub fn read(samples: &[(u64, LightSample)], sequence: &Illumination) -> LightReading {
+    let Some(measures) = measure(samples, sequence) else {
+        return LightReading::unmeasured(LightFinding::TooFewFrames);
+    };
+    let found = classify(&measures, || answered_as_one_surface(samples, sequence));
+    measures.reading(trust(found, &measures))
+}
+
+/// What the samples show at the delay the search finds; `None` when no start has enough
+/// frames.
+fn measure(samples: &[(u64, LightSample)], sequence: &Illumination) -> Option<LightMeasures> {
     let all_surround: Vec<u32> = samples.iter().map(|(_, s)| s.surround_pixels).collect();
     let reference = match median_pixels(all_surround) >= MIN_SURROUND_PIXELS {
         true => Reference::Room,
@@ -187,10 +199,7 @@ pub fn read(samples: &[(u64, LightSample)], sequence: &Illumination) -> LightRea
             [x[0] - r[0], x[1] - r[1], reference.brightness(s)]
         })
         .collect();
-    let Some((correlation, frames, offset_ms, chance)) = search_delay(samples, &face, sequence)
-    else {
-        return LightReading::unmeasured(LightFinding::TooFewFrames);
-    };
+    let (correlation, frames, offset_ms, chance) = search_delay(samples, &face, sequence)?;
     let lit = lit_frames(samples, sequence, &frames, reference);
     let gains = Gains::of(&lit);
     let centre: super::regions::Region = |s| s.centre;
@@ -198,101 +207,46 @@ pub fn read(samples: &[(u64, LightSample)], sequence: &Illumination) -> LightRea
     let (added, added_error) =
         contrast_with_error(&lit, |s| s.darker, |s| s.brighter, |s| s.brighter);
     let (margin_excess, margin_error) = contrast_with_error(&lit, |s| s.margin, centre, centre);
-    let margin_ratio = 1.0 + margin_excess;
-    let margin_judged = reference == Reference::Room
-        && median_pixels(lit.iter().map(|l| l.sample.margin_pixels).collect()) >= MIN_MARGIN_PIXELS;
-    let surround_judged = reference == Reference::Room;
+    let against_room = reference == Reference::Room;
     let times: Vec<f32> = lit.iter().map(|l| l.t).collect();
     let face_series: Vec<[f32; 2]> = lit.iter().map(|l| l.chroma(centre)).collect();
     let swing = swing_of(&face_series, &times);
     let surround: Vec<[f32; 2]> = lit.iter().map(|l| chroma(l.sample.surround)).collect();
     let absolute_face: Vec<[f32; 2]> = lit.iter().map(|l| chroma(l.sample.centre)).collect();
-    let face_alone = surround_judged
-        && swing_of(&surround, &times) <= 0.5 * swing_of(&absolute_face, &times).max(swing);
-    let unexplained = swing * (1.0 - correlation.clamp(-1.0, 1.0).powi(2)).sqrt();
-    // beating chance replaces the old bound on the swing left unexplained, which failed a
-    // live face answering a strong light (swing 0.40 at a correlation of 0.96 leaves 0.11)
-    let follows =
-        correlation >= FOLLOW_CORRELATION && correlation > chance && gains.centre >= MIN_GAIN;
-    let finding = if !follows {
-        let other = swing >= STRONG_SWING
-            && face_alone
-            && correlation <= chance
-            && (correlation < OTHER_CORRELATION || unexplained >= MAX_UNEXPLAINED_SWING);
-        if other {
-            LightFinding::OtherSequence
-        } else if surround_judged && answered_as_one_surface(samples, sequence) {
-            LightFinding::Uniform
-        } else {
-            LightFinding::TooLittleLight
-        }
-    } else if surround_judged
-        && (gains.surround_ratio() >= FLAT_SURROUND
-            || (gains.glare_ratio() >= GLARE_SURROUND && 1.0 + added >= GLARE_MARK))
-    {
-        LightFinding::Uniform
-    } else if added >= ADDED_LIGHT_SPREAD - 1.0 && 1.0 + added - 2.0 * added_error >= GLARE_MARK {
-        LightFinding::Glare
-    } else if (margin_judged && margin_ratio - 2.0 * margin_error >= PAPER_MARGIN)
-        || (relief_error <= DECISIVE_RELIEF_ERROR && relief < MIN_RELIEF)
-    {
-        // the paper around the face answered like it, or the face answered evenly
-        LightFinding::Flat
-    } else {
-        LightFinding::Follows
-    };
-    // an attack finding rests on frames analysed densely enough to trust their timing: the
-    // frames an overloaded server set aside help a live face follow, never make an attack
     let paced: Vec<f32> = lit
         .iter()
         .filter(|l| !l.sample.from_backlog)
         .map(|l| l.t)
         .collect();
-    let kept_up =
-        paced.len() >= MIN_FRAMES / 2 && median_gap_ms(&paced) <= MAX_ATTACK_EVIDENCE_GAP_MS;
     let share = |keep: fn(&LightSample) -> bool| {
         lit.iter().filter(|l| keep(l.sample)).count() as f32 / lit.len().max(1) as f32
     };
-    let arrival_timed = share(|s| s.timed_by_arrival) > MAX_ARRIVAL_TIMED_SHARE;
-    let camera_locked = share(|s| s.camera_locked) > 0.5;
-    let finding = if finding.evidence() == Evidence::Attack && !kept_up {
-        LightFinding::TooFewFrames
-    } else if finding == LightFinding::OtherSequence && arrival_timed {
-        LightFinding::Unaligned
-    } else if finding.camera_dependent() && reference == Reference::Frame && !camera_locked {
-        LightFinding::NoRoom
-    } else {
-        finding
-    };
-    LightReading {
-        finding,
+    Some(LightMeasures {
+        against_room,
         frames: lit.len(),
         offset_ms,
         correlation,
-        chance_correlation: chance,
-        against_room: reference == Reference::Room,
+        chance,
         face_gain: gains.centre,
-        margin_ratio: if margin_judged {
-            margin_ratio
-        } else {
-            f32::NAN
-        },
-        margin_error: if margin_judged {
-            margin_error
-        } else {
-            f32::NAN
-        },
-        surround_ratio: if surround_judged {
-            gains.surround_ratio()
-        } else {
-            f32::NAN
-        },
+        surround_ratio: gains.surround_ratio(),
         glare_ratio: gains.glare_ratio(),
-        darker_over_brighter: 1.0 + added,
         relief,
         relief_error,
+        added,
+        added_error,
+        margin_ratio: 1.0 + margin_excess,
+        margin_error,
+        margin_judged: against_room
+            && median_pixels(lit.iter().map(|l| l.sample.margin_pixels).collect())
+                >= MIN_MARGIN_PIXELS,
         swing,
-    }
+        face_alone: against_room
+            && swing_of(&surround, &times) <= 0.5 * swing_of(&absolute_face, &times).max(swing),
+        kept_up: paced.len() >= MIN_FRAMES / 2
+            && median_gap_ms(&paced) <= MAX_ATTACK_EVIDENCE_GAP_MS,
+        arrival_timed: share(|s| s.timed_by_arrival) > MAX_ARRIVAL_TIMED_SHARE,
+        camera_locked: share(|s| s.camera_locked) > 0.5,
+    })
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! unlit and replayed answers, and the overload guard.
 
 use super::*;
+use crate::evidence::Evidence;
 use crate::illumination::ScreenColor;
 use rand::SeedableRng;
 

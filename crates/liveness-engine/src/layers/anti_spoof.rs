@@ -26,7 +26,7 @@
 
 use domain::ReasonCode;
 
-use super::{Layer, LayerScore, faces, quantile, ramp};
+use super::{Layer, LayerScore, SessionEvidence, faces, quantile, ramp};
 use crate::illumination::reading::LightReading;
 use crate::observation::{CarriedBoxJudgement, FrameObservation};
 
@@ -50,35 +50,94 @@ pub const CLOSE_FACE_SCORE: f32 = 0.7;
 pub const LIVE_MEDIAN: f32 = 0.5;
 const MIN_FRAMES: usize = 5;
 
-/// The layer over `frames` and the frames judged in a carried face box (`carried`, whose box,
-/// brightness and view are those of the analysed faces); `light` is the light check's reading
-/// (none when it is off).
-pub fn score(
-    frames: &[FrameObservation],
-    carried: &[CarriedBoxJudgement],
-    light: Option<&LightReading>,
-) -> LayerScore {
-    let mut values: Vec<f32> = faces(frames)
-        .filter_map(|f| f.anti_spoof)
-        .chain(carried.iter().map(|j| j.live_probability))
-        .collect();
-    let mut brightness: Vec<f32> = faces(frames).map(|f| f.brightness).collect();
-    let mut context: Vec<f32> = faces(frames).map(|f| f.anti_spoof_context).collect();
-    let n = values.len();
-    if n == 0 {
+/// What the layer exports for the fitted decision, in this order: the model's median and 25th
+/// percentile live probability, how many faces it judged, and the conditions it judged them
+/// in (median face brightness, share of its view inside the frame, face size in the frame).
+pub const FEATURES: [&str; 6] = [
+    "median",
+    "p25",
+    "judged_faces",
+    "face_brightness",
+    "view_in_frame",
+    "face_size",
+];
+
+/// What the model said over the session and the conditions it said it in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct ModelReading {
+    median: f32,
+    p25: f32,
+    judged: usize,
+    carried: usize,
+    brightness: f32,
+    context: f32,
+    size: f32,
+}
+
+impl ModelReading {
+    /// The model's judgements over the analysed faces and the frames judged in a carried face
+    /// box (whose box, brightness and view are those of the analysed faces); `None` when it
+    /// judged no face.
+    fn of(frames: &[FrameObservation], carried: &[CarriedBoxJudgement]) -> Option<Self> {
+        let mut values: Vec<f32> = faces(frames)
+            .filter_map(|f| f.anti_spoof)
+            .chain(carried.iter().map(|j| j.live_probability))
+            .collect();
+        if values.is_empty() {
+            return None;
+        }
+        let median_of = |values: Vec<f32>| quantile(&mut { values }, 0.5);
+        Some(Self {
+            median: quantile(&mut values, 0.5),
+            p25: quantile(&mut values, 0.25),
+            judged: values.len(),
+            carried: carried.len(),
+            brightness: median_of(faces(frames).map(|f| f.brightness).collect()),
+            context: median_of(faces(frames).map(|f| f.anti_spoof_context).collect()),
+            size: median_of(faces(frames).map(|f| f.size_fraction).collect()),
+        })
+    }
+
+    fn features(reading: Option<&Self>) -> [f32; FEATURES.len()] {
+        reading.map_or([f32::NAN; FEATURES.len()], |r| {
+            [
+                r.median,
+                r.p25,
+                r.judged as f32,
+                r.brightness,
+                r.context,
+                r.size,
+            ]
+        })
+    }
+}
+
+/// The layer over the session's analysed faces and the frames judged in a carried face box,
+/// with the light check's reading (none when it is off).
+pub fn score(evidence: &SessionEvidence) -> LayerScore {
+    let reading = ModelReading::of(evidence.frames, evidence.carried_box_judgements);
+    judge(reading.as_ref(), evidence.light).with_features(ModelReading::features(reading.as_ref()))
+}
+
+fn judge(reading: Option<&ModelReading>, light: Option<&LightReading>) -> LayerScore {
+    let Some(&ModelReading {
+        median,
+        p25,
+        judged: n,
+        carried,
+        brightness,
+        context,
+        ..
+    }) = reading
+    else {
         return LayerScore::no_evidence(
             Layer::AntiSpoof,
             ReasonCode::FaceNotFound,
             "no face was analysed".into(),
         );
-    }
-    let median = quantile(&mut values, 0.5);
-    let p25 = quantile(&mut values, 0.25);
-    let brightness = quantile(&mut brightness, 0.5);
-    let context = quantile(&mut context, 0.5);
+    };
     let reason = format!(
-        "median live probability {median:.3} (p25 {p25:.3}) over {n} frames ({} in a carried face box), median face brightness {brightness:.2}, view inside the frame {context:.2}",
-        carried.len()
+        "median live probability {median:.3} (p25 {p25:.3}) over {n} frames ({carried} in a carried face box), median face brightness {brightness:.2}, view inside the frame {context:.2}"
     );
     if brightness < DARK_FACE {
         return LayerScore::no_evidence(Layer::AntiSpoof, ReasonCode::TooDark, reason);

@@ -8,10 +8,41 @@
 
 use domain::ReasonCode;
 
-use super::{Layer, LayerScore};
+use super::{Layer, LayerScore, SessionEvidence};
 use crate::challenge::{ChallengeState, ChallengeTracker};
 
-pub fn score(challenges: &[ChallengeTracker]) -> LayerScore {
+/// Score of a performed challenge before its strength: what a barely clear action earns (set
+/// by hand with the engine, 54c157f: a performed challenge never pulls the layer into doubt).
+const PERFORMED_FLOOR: f32 = 0.6;
+/// The layer's highest score with one challenge missed: below fusion's doubt line, so the
+/// session cannot pass.
+const ONE_MISSED_CEILING: f32 = 0.3;
+
+/// What the layer exports for the fitted decision, in this order: the share of challenges
+/// performed and the mean strength of the actions (0 for a missed one).
+pub const FEATURES: [&str; 2] = ["performed_share", "mean_strength"];
+
+/// The layer over the session's challenges.
+pub fn score(evidence: &SessionEvidence) -> LayerScore {
+    let challenges = evidence.challenges;
+    judge(challenges).with_features(features(challenges))
+}
+
+fn features(challenges: &[ChallengeTracker]) -> [f32; FEATURES.len()] {
+    if challenges.is_empty() {
+        return [f32::NAN; FEATURES.len()];
+    }
+    let n = challenges.len() as f32;
+    let performed = challenges
+        .iter()
+        .filter(|c| c.state == ChallengeState::Passed);
+    [
+        performed.clone().count() as f32 / n,
+        performed.map(ChallengeTracker::peak_strength).sum::<f32>() / n,
+    ]
+}
+
+fn judge(challenges: &[ChallengeTracker]) -> LayerScore {
     if challenges.is_empty() {
         return LayerScore::no_evidence(
             Layer::ChallengeResponse,
@@ -51,7 +82,7 @@ pub fn score(challenges: &[ChallengeTracker]) -> LayerScore {
         .iter()
         .map(|c| {
             if c.state == ChallengeState::Passed {
-                0.6 + 0.4 * c.peak_strength()
+                PERFORMED_FLOOR + (1.0 - PERFORMED_FLOOR) * c.peak_strength()
             } else {
                 0.0
             }
@@ -59,7 +90,7 @@ pub fn score(challenges: &[ChallengeTracker]) -> LayerScore {
         .sum();
     // one miss keeps the layer below the fusion's doubt line, so the session cannot pass
     let score = if missed > 0 {
-        (total / challenges.len() as f32).min(0.3)
+        (total / challenges.len() as f32).min(ONE_MISSED_CEILING)
     } else {
         total / challenges.len() as f32
     };

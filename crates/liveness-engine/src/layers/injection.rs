@@ -28,8 +28,8 @@
 
 use domain::ReasonCode;
 
-use super::{Evidence, Layer, LayerScore, faces, quantile, ramp};
-use crate::illumination::reading::{FOLLOW_CORRELATION, LightReading};
+use super::{Evidence, Layer, LayerScore, SessionEvidence, faces, quantile, ramp};
+use crate::illumination::reading::{FOLLOW_CORRELATION, LightFinding, LightReading};
 use crate::observation::FrameObservation;
 use crate::signals::thumbnail_difference;
 
@@ -64,13 +64,153 @@ pub struct StreamTiming {
     pub repeated_bytes: u32,
 }
 
-/// The layer with the light check's `light` reading (none when the check is off).
-pub fn score(
-    frames: &[FrameObservation],
-    timing: &StreamTiming,
-    light: Option<&LightReading>,
-) -> LayerScore {
-    let signals = stream_signals(frames, timing);
+/// Blending boundary (inner-face over surrounding high-frequency energy) at or below which a
+/// face looks pasted, and from which it looks like a camera's. Set by hand when the engine was
+/// first written (commit 54c157f), never calibrated: it only lowers the score, and the fitted
+/// decision (issue 66) takes the boundary as a feature instead.
+const PASTED_BOUNDARY: f32 = 0.02;
+const CAMERA_BOUNDARY: f32 = 0.10;
+/// Identity jitter (spread of the sampled embeddings' cosine to their mean) of a steady face,
+/// and from which a face looks re-synthesised per frame. Set by hand with the boundary
+/// (54c157f), never calibrated; a feature of the fit as well.
+const STEADY_JITTER: f32 = 0.08;
+const SYNTHESISED_JITTER: f32 = 0.2;
+/// The light's part of the score when the face followed: what a correlation just at
+/// [`FOLLOW_CORRELATION`] earns, rising to 1 at [`CLEAR_CORRELATION`]. Set by hand with the
+/// light check (issue 29, 07c2c2d): a followed answer never lowers the layer below fusion's
+/// doubt line.
+const FOLLOWED_FLOOR: f32 = 0.6;
+/// Correlation with the sequence at which the light's answer counts as clear (issue 29, set by
+/// hand).
+const CLEAR_CORRELATION: f32 = 0.9;
+
+/// What the layer exports for the fitted decision, in this order: the stream's own signals
+/// (shares of frozen face pairs, of repeated frames and of frames out of order, the median
+/// moiré peak and blending boundary, the identity jitter) and the light check's measurements
+/// (its correlation and margin over chance, the face's gain, relief and its standard error,
+/// the paper margin's ratio and its error, the surround's ratio, the glare ratio, the darker
+/// half over the brighter, the face's swing, the frames lit, whether the room was in view).
+pub const FEATURES: [&str; 19] = [
+    "frozen_share",
+    "repeated_share",
+    "out_of_order_share",
+    "moire",
+    "boundary",
+    "identity_jitter",
+    "light_correlation",
+    "light_over_chance",
+    "light_face_gain",
+    "light_relief",
+    "light_relief_error",
+    "light_margin_ratio",
+    "light_margin_error",
+    "light_surround_ratio",
+    "light_glare_ratio",
+    "light_darker_over_brighter",
+    "light_swing",
+    "light_frames",
+    "light_against_room",
+];
+
+/// The stream's own measurements over the analysed faces.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct StreamReading {
+    pairs: usize,
+    frozen: usize,
+    received: u32,
+    repeated: u32,
+    out_of_order: u32,
+    moire: f32,
+    boundary: f32,
+    jitter: f32,
+}
+
+impl StreamReading {
+    /// `None` with fewer than two analysed faces.
+    fn of(frames: &[FrameObservation], timing: &StreamTiming) -> Option<Self> {
+        let observed: Vec<_> = faces(frames).collect();
+        if observed.len() < 2 {
+            return None;
+        }
+        let median_of = |values: Vec<f32>| quantile(&mut { values }, 0.5);
+        Some(Self {
+            pairs: observed.len() - 1,
+            frozen: observed
+                .windows(2)
+                .filter(|w| thumbnail_difference(&w[0].thumbnail, &w[1].thumbnail) < FROZEN_DIFF)
+                .count(),
+            received: timing.received,
+            repeated: timing.repeated_bytes,
+            out_of_order: timing.out_of_order,
+            moire: median_of(observed.iter().map(|f| f.moire).collect()),
+            boundary: median_of(observed.iter().map(|f| f.boundary_ratio).collect()),
+            jitter: identity_jitter(frames),
+        })
+    }
+
+    fn frozen_share(&self) -> f32 {
+        self.frozen as f32 / self.pairs as f32
+    }
+
+    fn repeated_share(&self) -> f32 {
+        self.repeated as f32 / self.received.max(1) as f32
+    }
+}
+
+fn features(stream: Option<&StreamReading>, light: Option<&LightReading>) -> [f32; 19] {
+    let nan = f32::NAN;
+    let [frozen, repeated, out_of_order, moire, boundary, jitter] = stream.map_or([nan; 6], |s| {
+        [
+            s.frozen_share(),
+            s.repeated_share(),
+            s.out_of_order as f32 / s.received.max(1) as f32,
+            s.moire,
+            s.boundary,
+            s.jitter,
+        ]
+    });
+    let l = light
+        .copied()
+        .unwrap_or(LightReading::unmeasured(LightFinding::TooFewFrames));
+    [
+        frozen,
+        repeated,
+        out_of_order,
+        moire,
+        boundary,
+        jitter,
+        l.correlation,
+        l.correlation - l.chance_correlation,
+        l.face_gain,
+        l.relief,
+        l.relief_error,
+        l.margin_ratio,
+        l.margin_error,
+        l.surround_ratio,
+        l.glare_ratio,
+        l.darker_over_brighter,
+        l.swing,
+        if light.is_some() {
+            l.frames as f32
+        } else {
+            nan
+        },
+        if light.is_some() {
+            f32::from(u8::from(l.against_room))
+        } else {
+            nan
+        },
+    ]
+}
+
+/// The layer over the session's stream, with the light check's reading (none when it is off).
+pub fn score(evidence: &SessionEvidence) -> LayerScore {
+    let stream = StreamReading::of(evidence.frames, evidence.timing);
+    judge(stream.as_ref(), evidence.light).with_features(features(stream.as_ref(), evidence.light))
+}
+
+fn judge(stream: Option<&StreamReading>, light: Option<&LightReading>) -> LayerScore {
+    let signals = stream_signals(stream);
     let Some(light) = light else {
         return signals;
     };
@@ -96,7 +236,9 @@ pub fn score(
             LayerScore::new(Layer::DeepfakeInjection, signals.score, reason)
         }
         (Evidence::Measured, _) => {
-            let light_score = 0.6 + 0.4 * ramp(light.correlation, FOLLOW_CORRELATION, 0.9);
+            let light_score = FOLLOWED_FLOOR
+                + (1.0 - FOLLOWED_FLOOR)
+                    * ramp(light.correlation, FOLLOW_CORRELATION, CLEAR_CORRELATION);
             let score = if signals.evidence == Evidence::None {
                 light_score
             } else {
@@ -109,40 +251,21 @@ pub fn score(
 }
 
 /// The stream's own signals: timing, frozen frames, moiré, blending boundary, identity jitter.
-fn stream_signals(frames: &[FrameObservation], timing: &StreamTiming) -> LayerScore {
-    let observed: Vec<_> = faces(frames).collect();
-    if observed.len() < 2 {
+fn stream_signals(stream: Option<&StreamReading>) -> LayerScore {
+    let Some(s) = stream else {
         return LayerScore::no_evidence(
             Layer::DeepfakeInjection,
             ReasonCode::FaceNotFound,
             "too few faces to judge".into(),
         );
-    }
-    let pairs = observed.len() - 1;
-    let frozen = observed
-        .windows(2)
-        .filter(|w| thumbnail_difference(&w[0].thumbnail, &w[1].thumbnail) < FROZEN_DIFF)
-        .count();
-    let frozen_share = frozen as f32 / pairs as f32;
-    let repeated_share = timing.repeated_bytes as f32 / timing.received.max(1) as f32;
-    let moire = quantile(
-        &mut observed.iter().map(|f| f.moire).collect::<Vec<_>>(),
-        0.5,
-    );
-    let boundary = quantile(
-        &mut observed
-            .iter()
-            .map(|f| f.boundary_ratio)
-            .collect::<Vec<_>>(),
-        0.5,
-    );
-    let jitter = identity_jitter(frames);
+    };
+    let (frozen_share, moire) = (s.frozen_share(), s.moire);
     let reason = format!(
-        "frozen {frozen}/{pairs} frame pairs, repeated bytes {}/{}, out-of-order {}, \
-         moiré {moire:.2}, boundary {boundary:.2}, identity jitter {jitter:.3}",
-        timing.repeated_bytes, timing.received, timing.out_of_order
+        "frozen {}/{} frame pairs, repeated bytes {}/{}, out-of-order {}, \
+         moiré {moire:.2}, boundary {:.2}, identity jitter {:.3}",
+        s.frozen, s.pairs, s.repeated, s.received, s.out_of_order, s.boundary, s.jitter
     );
-    if frozen_share > FROZEN_ATTACK_SHARE || repeated_share > REPEATED_ATTACK_SHARE {
+    if frozen_share > FROZEN_ATTACK_SHARE || s.repeated_share() > REPEATED_ATTACK_SHARE {
         return LayerScore::attack(
             Layer::DeepfakeInjection,
             ReasonCode::InjectionSuspected,
@@ -156,15 +279,15 @@ fn stream_signals(frames: &[FrameObservation], timing: &StreamTiming) -> LayerSc
             reason,
         );
     }
-    let timing_score = if timing.out_of_order == 0 {
+    let timing_score = if s.out_of_order == 0 {
         1.0
     } else {
         OUT_OF_ORDER_SCORE
     };
     let stillness_score = 1.0 - frozen_share * 2.0;
     let screen_score = 1.0 - ramp(moire, MOIRE_LIVE, MOIRE_ATTACK);
-    let boundary_score = ramp(boundary, 0.02, 0.10);
-    let jitter_score = 1.0 - ramp(jitter, 0.08, 0.2);
+    let boundary_score = ramp(s.boundary, PASTED_BOUNDARY, CAMERA_BOUNDARY);
+    let jitter_score = 1.0 - ramp(s.jitter, STEADY_JITTER, SYNTHESISED_JITTER);
     let parts = [
         timing_score,
         stillness_score,

@@ -1,6 +1,7 @@
-//! The five verification layers. Each turns the session's observations into a
-//! [`LayerScore`]: a score in 0..1 (1 = clearly live), a reason in words, and what kind of
-//! [`Evidence`] the layer found. Only evidence of an attack may fail a session on its own; a
+//! The five verification layers, listed in one table ([`LAYERS`]). Each reads the session's
+//! evidence ([`SessionEvidence`]) and returns a [`LayerScore`]: a score in 0..1 (1 = clearly
+//! live), a reason in words, what kind of [`Evidence`] the layer found, and the features it
+//! measured. Only evidence of an attack may fail a session on its own; a
 //! layer that could not judge (too little motion, a face too dark for the model) says so
 //! instead of guessing, and the session ends in `retry` at worst.
 
@@ -9,12 +10,14 @@ pub mod challenge_response;
 pub mod consistency;
 pub mod injection;
 pub mod motion;
+mod table;
 
 use domain::ReasonCode;
 use serde::Serialize;
 
 pub use crate::evidence::Evidence;
 use crate::observation::{FaceObservation, FrameObservation};
+pub use table::{LAYERS, LayerRow, SessionEvidence, feature_names, score_session, weights};
 
 /// The layers, in the order the verdict lists them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -25,6 +28,19 @@ pub enum Layer {
     DeepfakeInjection,
     FaceConsistency,
     Motion,
+}
+
+impl Layer {
+    /// The layer's name as the verdict's `layers` list spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::ChallengeResponse => "challenge_response",
+            Self::AntiSpoof => "anti_spoof",
+            Self::DeepfakeInjection => "deepfake_injection",
+            Self::FaceConsistency => "face_consistency",
+            Self::Motion => "motion",
+        }
+    }
 }
 
 /// One layer's finding.
@@ -50,6 +66,11 @@ pub struct LayerScore {
     /// live face in full view. It disputes another layer's disputable attack.
     #[serde(skip)]
     pub vouches_live: bool,
+    /// What the layer measured, one value per name of its [`LayerRow::features`] (NaN where it
+    /// could not measure): the inputs of a fitted decision (issue 66). Never serialised, so no
+    /// per-layer measurement reaches a client.
+    #[serde(skip)]
+    pub features: Vec<f32>,
 }
 
 impl LayerScore {
@@ -66,6 +87,7 @@ impl LayerScore {
             cause: None,
             disputable: false,
             vouches_live: false,
+            features: Vec::new(),
         }
     }
 
@@ -78,6 +100,7 @@ impl LayerScore {
             cause: Some(cause),
             disputable: false,
             vouches_live: false,
+            features: Vec::new(),
         }
     }
 
@@ -107,7 +130,14 @@ impl LayerScore {
             cause: Some(cause),
             disputable: false,
             vouches_live: false,
+            features: Vec::new(),
         }
+    }
+
+    /// The same finding with the layer's measured `features` (in its row's order).
+    pub(crate) fn with_features(mut self, features: impl Into<Vec<f32>>) -> Self {
+        self.features = features.into();
+        self
     }
 
     pub fn is_attack(&self) -> bool {

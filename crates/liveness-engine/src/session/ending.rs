@@ -1,10 +1,10 @@
 //! How a session ends: closed by the caller (no more frames, never `pass`), or finished by
-//! its flow, a limit or a timeout; the layers are scored over what was seen and fused into
-//! the verdict.
+//! its flow, a limit or a timeout; every layer of the table (`layers::LAYERS`) is scored over
+//! what was seen and fused into the verdict.
 
-use crate::config::SessionMode;
 use crate::events::{Guidance, LivenessEvent};
 use crate::fusion::{EndReason, VerdictReport, fuse};
+use crate::illumination::reading::LightReading;
 use crate::layers;
 
 use super::{LivenessSession, Phase};
@@ -28,32 +28,28 @@ impl LivenessSession {
         report.clone()
     }
 
+    /// What the layers judge: everything the session saw, with the light's `light` reading.
+    pub(super) fn evidence<'a>(
+        &'a self,
+        light: Option<&'a LightReading>,
+    ) -> layers::SessionEvidence<'a> {
+        layers::SessionEvidence {
+            mode: self.mode,
+            frames: &self.frames,
+            carried_box_judgements: &self.carried_box_judgements,
+            timing: &self.intake.timing,
+            challenges: &self.trackers,
+            light,
+        }
+    }
+
     pub(super) fn finish(&mut self, end_reason: EndReason, events: &mut Vec<LivenessEvent>) {
         if self.phase == Phase::Finished {
             return;
         }
         self.phase = Phase::Finished;
         let light = self.light_reading();
-        let mut scores = Vec::with_capacity(5);
-        if self.mode == SessionMode::Active {
-            scores.push(layers::challenge_response::score(&self.trackers));
-        }
-        scores.push(layers::anti_spoof::score(
-            &self.frames,
-            &self.carried_box_judgements,
-            light.as_ref(),
-        ));
-        scores.push(layers::injection::score(
-            &self.frames,
-            &self.intake.timing,
-            light.as_ref(),
-        ));
-        scores.push(layers::consistency::score(&self.frames));
-        scores.push(layers::motion::score(
-            &self.frames,
-            light.as_ref(),
-            self.mode == SessionMode::Active,
-        ));
+        let scores = layers::score_session(&self.evidence(light.as_ref()));
         if let Some(reading) = light.filter(|l| l.finding.evidence() == layers::Evidence::None) {
             // too little to judge: say what would give the check its light, or its room
             let code = match reading.finding {

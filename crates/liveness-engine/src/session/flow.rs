@@ -12,6 +12,12 @@ use super::{LivenessSession, Phase};
 
 /// Frames of a steady face (frontal in active mode) that set the user's resting values.
 const BASELINE_FRAMES: usize = 4;
+/// Largest yaw (degrees) of a face active mode takes as frontal for its resting values: the
+/// turn a challenge asks for (`TURN_DEGREES`), so a resting face never already counts as turned.
+const FRONTAL_YAW_DEGREES: f32 = crate::challenge::TURN_DEGREES;
+/// Face height over the frame's below which the face is asked to come closer (guidance only;
+/// set by hand with the engine, 54c157f).
+const MOVE_CLOSER_SIZE: f32 = 0.2;
 /// A face missing for longer than this counts as lost.
 const FACE_LOST_MS: u64 = 1_000;
 /// Analysed faces a passive hold needs besides its duration.
@@ -81,9 +87,9 @@ impl LivenessSession {
         }
         let hint = if obs.face_count > 1 {
             Some(Guidance::OneFaceOnly)
-        } else if face.brightness < 0.2 {
+        } else if face.brightness < crate::layers::anti_spoof::DARK_FACE {
             Some(Guidance::TooDark)
-        } else if face.size_fraction < 0.2 {
+        } else if face.size_fraction < MOVE_CLOSER_SIZE {
             Some(Guidance::MoveCloser)
         } else if face.anti_spoof_context < crate::layers::anti_spoof::MIN_CONTEXT {
             Some(Guidance::MoveBack)
@@ -104,7 +110,7 @@ impl LivenessSession {
         let recent: Vec<&FaceObservation> = last
             .iter()
             .filter_map(|f| f.face.as_ref())
-            .filter(|f| !frontal_only || f.pose.yaw.abs() < 15.0)
+            .filter(|f| !frontal_only || f.pose.yaw.abs() < FRONTAL_YAW_DEGREES)
             .collect();
         if recent.len() < BASELINE_FRAMES {
             let waited = t.saturating_sub(self.intake.first_timestamp.unwrap_or(t));
@@ -171,8 +177,7 @@ impl LivenessSession {
         // take depth away (a sheet swayed before a still room) or lend it; asked only when
         // neither the time nor the light has decided
         let motion_conclusive = || {
-            layers::motion::score(&self.frames, light.as_ref(), false).evidence
-                != layers::Evidence::None
+            layers::motion::score(&self.evidence(light.as_ref())).evidence != layers::Evidence::None
         };
         if extended || light_conclusive || motion_conclusive() {
             self.finish(EndReason::Completed, events);

@@ -56,9 +56,9 @@ pub use summary::*;
 
 use domain::ReasonCode;
 
-use super::{Evidence, Layer, LayerScore, ramp};
+use super::{Evidence, Layer, LayerScore, SessionEvidence, ramp};
+use crate::config::SessionMode;
 use crate::illumination::reading::{LightFinding, LightReading};
-use crate::observation::FrameObservation;
 
 /// Share of the decisive ring blocks moving with the face from which, before a room seen to
 /// stay, depth shown by many moving pairs alone ([`MotionSummary::depth_only_from_many_pairs`])
@@ -68,6 +68,11 @@ pub const SHEET_RING_SHARE: f32 = 0.5;
 /// The layer's score when motion could not judge depth but the light check saw a near,
 /// curved face: above fusion's doubt line, below a clear 3-D motion's.
 pub const NEUTRAL_WITH_LIGHT: f32 = 0.7;
+
+/// The layer's score for motion that showed depth at the planar bar, rising to 1 at
+/// [`DEPTH_SHARE`] (set by hand with the engine, 54c157f: measured depth never puts the
+/// layer in doubt).
+const MEASURED_FLOOR: f32 = 0.4;
 
 /// The layer over `frames`, with the light check's `light` reading (none when it is off).
 /// When the light followed this session's sequence on a near face, a face that moved too
@@ -89,12 +94,37 @@ pub const NEUTRAL_WITH_LIGHT: f32 = 0.7;
 ///
 /// In active mode (`challenged`) the light's answer is enough on its own: a photo moved about
 /// cannot perform the random challenges.
-pub fn score(
-    frames: &[FrameObservation],
-    light: Option<&LightReading>,
-    challenged: bool,
-) -> LayerScore {
-    judge(&summarise(frames), light, challenged)
+pub fn score(evidence: &SessionEvidence) -> LayerScore {
+    let m = summarise(evidence.frames);
+    judge(&m, evidence.light, evidence.mode == SessionMode::Active).with_features(features(&m))
+}
+
+/// What the layer exports for the fitted decision, in this order: the share of moving pairs
+/// off the face's plane (over all, and over short spans), how many pairs moved, the median
+/// off-plane distance, the sway, a blink (0/1), the share of the ring blocks moving with the
+/// face, and the share of pairs in which the room moved.
+pub const FEATURES: [&str; 8] = [
+    "off_plane_share",
+    "short_off_plane_share",
+    "moving_pairs",
+    "median_off_plane",
+    "sway",
+    "blinked",
+    "ring_with_face_share",
+    "room_moved_share",
+];
+
+fn features(m: &MotionSummary) -> [f32; FEATURES.len()] {
+    [
+        m.off_plane_share,
+        m.short_off_plane_share,
+        m.moving_pairs as f32,
+        m.off_plane,
+        m.sway,
+        f32::from(u8::from(m.blinked)),
+        m.surround_share(),
+        m.room_moved_share(),
+    ]
 }
 
 /// [`score`] of the measured motion `m`.
@@ -153,7 +183,8 @@ fn judge(m: &MotionSummary, light: Option<&LightReading>, challenged: bool) -> L
         }
         Evidence::Measured => LayerScore::new(
             Layer::Motion,
-            0.4 + 0.6 * ramp(m.off_plane_share, PLANAR_SHARE, DEPTH_SHARE),
+            MEASURED_FLOOR
+                + (1.0 - MEASURED_FLOOR) * ramp(m.off_plane_share, PLANAR_SHARE, DEPTH_SHARE),
             reason,
         )
         .vouching_live(m.off_plane_share >= DEPTH_SHARE),
