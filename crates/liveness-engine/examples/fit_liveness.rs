@@ -37,7 +37,9 @@ fn main() {
     let header = split_csv(lines.next().expect("a header"));
     let column = |name: &str| header.iter().position(|h| h == name).expect(name);
     let first_feature = column("verdict") + 1;
-    let names: Vec<String> = header[first_feature..].to_vec();
+    let mut names: Vec<String> = header[first_feature..].to_vec();
+    let derived = Derived::of(&names);
+    names.extend(Derived::NAMES.map(String::from));
     let sessions: Vec<Session> = lines
         .map(split_csv)
         .map(|row| {
@@ -48,10 +50,12 @@ fn main() {
                 class: row[column("class")].clone(),
                 live: row[column("truth")] == "live",
                 rules: row[column("verdict")].clone(),
-                features: row[first_feature..]
-                    .iter()
-                    .map(|v| v.parse().unwrap_or(f64::NAN))
-                    .collect(),
+                features: derived.extend(
+                    row[first_feature..]
+                        .iter()
+                        .map(|v| v.parse().unwrap_or(f64::NAN))
+                        .collect(),
+                ),
             }
         })
         .collect();
@@ -103,6 +107,43 @@ fn main() {
     weighted.sort_by(|a, b| b.0.abs().total_cmp(&a.0.abs()));
     for (w, n) in weighted.iter().take(15) {
         println!("{w:+.3} {n}");
+    }
+}
+
+/// Features derived from the exported ones: the light's paper margin and relief as distances
+/// from their cut-offs (`PAPER_MARGIN` 0.7, `MIN_RELIEF` 0.12) in their own standard errors,
+/// which is how the rules read them.
+struct Derived {
+    margin: usize,
+    margin_error: usize,
+    relief: usize,
+    relief_error: usize,
+}
+
+impl Derived {
+    const NAMES: [&str; 2] = ["derived.margin_z", "derived.relief_z"];
+
+    fn of(names: &[String]) -> Self {
+        let at = |name: &str| {
+            names
+                .iter()
+                .position(|n| n == name)
+                .unwrap_or_else(|| panic!("the development set lacks {name}"))
+        };
+        Self {
+            margin: at("deepfake_injection.light_margin_ratio"),
+            margin_error: at("deepfake_injection.light_margin_error"),
+            relief: at("deepfake_injection.light_relief"),
+            relief_error: at("deepfake_injection.light_relief_error"),
+        }
+    }
+
+    fn extend(&self, mut features: Vec<f64>) -> Vec<f64> {
+        let z = |value: f64, cut: f64, error: f64| (value - cut) / error.max(1e-3);
+        let margin = z(features[self.margin], 0.7, features[self.margin_error]);
+        let relief = z(features[self.relief], 0.12, features[self.relief_error]);
+        features.extend([margin, relief]);
+        features
     }
 }
 
