@@ -42,6 +42,9 @@ pub enum Scene {
     ScreenReplay,
     /// A printed photo: the paper answers flat, face and card alike.
     Print,
+    /// A printed photo trimmed close to the face (`TRIMMED_SHEET`): the paper around the
+    /// face ends before the light check's margin ring, which then reads the room.
+    TrimmedPrint,
     /// An injected stream: the footage as recorded, no answer to the light.
     Injected,
     /// An injected stream that tints the whole frame with the shown colour, in sync.
@@ -59,6 +62,9 @@ const CHEST: f32 = 0.4;
 /// it takes (less than a face's centre: it is held a little farther than a face would be).
 const SHEET: (f32, f32) = (1.1, 1.3);
 const SHEET_LIGHT: f32 = 0.8;
+/// A print trimmed close to the face: paper to 0.75 face boxes either side of its centre and
+/// 0.85 above and below (a photo cut round the head, or a tight crop printed small).
+const TRIMMED_SHEET: (f32, f32) = (0.75, 0.85);
 /// Share of the brightest pixels a white-patch balance takes for white.
 const WHITE_PATCH_SHARE: f32 = 0.02;
 
@@ -267,9 +273,13 @@ impl LightCamera {
                 None => SPILL,
             }
         };
+        let sheet = match self.scene {
+            Scene::TrimmedPrint => TRIMMED_SHEET,
+            _ => SHEET,
+        };
         let card = face.map(|b| {
             let c = b.center();
-            (c, SHEET.0 * b.width, SHEET.1 * b.height)
+            (c, sheet.0 * b.width, sheet.1 * b.height)
         });
         let (tilt, bend) = (self.sheet_tilt, self.sheet_bend);
         let lut: Vec<f32> = (0..=255u8).map(srgb_to_linear).collect();
@@ -283,7 +293,7 @@ impl LightCamera {
                     let k = ratio * weight(x, y);
                     [0, 1, 2].map(|i| base[i] * (1.0 + k * light[i]))
                 }
-                Scene::Print => {
+                Scene::Print | Scene::TrimmedPrint => {
                     // across the sheet, −1 to 1: a tilt lights one side more, a bend turns
                     // both edges away
                     let across = card.and_then(|(c, cw, ch)| {

@@ -52,6 +52,10 @@ pub fn print_scene(_: u64) -> Scene {
     Scene::Print
 }
 
+pub fn trimmed_print_scene(_: u64) -> Scene {
+    Scene::TrimmedPrint
+}
+
 pub fn replay_scene(_: u64) -> Scene {
     Scene::ScreenReplay
 }
@@ -163,6 +167,11 @@ pub fn jobs(half: Half) -> Vec<Job> {
         .into_iter()
         .filter(|c| ["print simulation", "cut-out in a live room", "loose crop"].contains(&c.class))
     {
+        jobs.push(Job {
+            label: format!("print as a trimmed sheet ({})", case.class),
+            case: case.clone(),
+            scene: trimmed_print_scene,
+        });
         jobs.push(Job {
             label: format!("print as a sheet ({})", case.class),
             case,
