@@ -10,7 +10,8 @@
 //! family alone) narrow the sweeps; the draws stay those of the full report. `--ratio R` sets
 //! every session's screen-to-ambient ratio to R (the cameras stay the seed's draws), and
 //! `--truth live|attack` keeps the live people or the attacks: the BPCER at one ratio is
-//! `--truth live --sweep every --ratio 0.05`.
+//! `--truth live --sweep every --ratio 0.05`. `--trimmed` runs the prints trimmed close to
+//! the face (issue 66's open attack, kept out of the tests) instead of the sweep's jobs.
 
 use liveness_rig::eval;
 use liveness_rig::eval::camera_family as family;
@@ -27,6 +28,8 @@ struct Narrowing {
     sweep: Option<String>,
     ratio: Option<f32>,
     truth: Option<Truth>,
+    /// Run the prints trimmed close to the face instead of the sweep's jobs.
+    trimmed: bool,
 }
 
 impl Narrowing {
@@ -34,6 +37,10 @@ impl Narrowing {
         let mut narrowing = Self::default();
         let mut args = std::env::args().skip(1);
         while let Some(flag) = args.next() {
+            if flag == "--trimmed" {
+                narrowing.trimmed = true;
+                continue;
+            }
             let value = args.next();
             match flag.as_str() {
                 "--only" => narrowing.only = value,
@@ -55,7 +62,9 @@ impl Narrowing {
                     }
                 }
                 other => {
-                    panic!("unknown argument {other}: --only, --half, --sweep, --ratio or --truth")
+                    panic!(
+                        "unknown argument {other}: --only, --half, --sweep, --ratio, --truth or --trimmed"
+                    )
                 }
             }
         }
@@ -93,7 +102,11 @@ fn main() {
         if !narrowing.keeps_half(half) {
             continue;
         }
-        let jobs: Vec<family::Job> = family::jobs(half)
+        let jobs = match narrowing.trimmed {
+            true => family::trimmed_sheet_jobs(half),
+            false => family::jobs(half),
+        };
+        let jobs: Vec<family::Job> = jobs
             .into_iter()
             .filter(|job| narrowing.keeps_job(job))
             .collect();

@@ -170,20 +170,16 @@ impl LivenessSession {
         }
         let extended = held >= self.config.passive_hold_ms + HOLD_EXTENSION_MS;
         let light = self.light_reading();
-        // an attack the light saw decides; a face that merely followed it does not: a near
-        // surface answers the light whether it is a head or a sheet, and only depth (the light's
-        // relief beyond doubt, or motion) tells them apart (issue 66: a still trimmed sheet in
-        // weak light passed on the light's answer alone)
-        let light_saw_an_attack = light
+        let light_conclusive = light
             .as_ref()
-            .is_some_and(|l| l.finding.evidence() == layers::Evidence::Attack);
+            .is_some_and(|l| l.finding.evidence() != layers::Evidence::None);
         // the motion layer's own judgement, not the measurement alone: with the light it can
-        // take depth away (a sheet swayed before a still room) or lend it (a curved face the
-        // light confirmed); asked only when neither the time nor the light has decided
+        // take depth away (a sheet swayed before a still room) or lend it; asked only when
+        // neither the time nor the light has decided
         let motion_conclusive = || {
             layers::motion::score(&self.evidence(light.as_ref())).evidence != layers::Evidence::None
         };
-        if extended || light_saw_an_attack || motion_conclusive() {
+        if extended || light_conclusive || motion_conclusive() {
             self.finish(EndReason::Completed, events);
         } else if !self.asked_to_turn {
             // still as a photo so far: ask for the motion that tells a head from a picture

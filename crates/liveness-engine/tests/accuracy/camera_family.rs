@@ -4,7 +4,7 @@
 //! 30-480 ms with jitter, 8-30 frames a second) and its screen-to-ambient ratio from 0.05 (a
 //! bright office) to 0.5. Simulated light on real footage: the held-back half's live clips and
 //! the face-swap pairs' real halves are live people, never failed under any camera; prints as
-//! sheets (whole, or trimmed close to the face), replays, tinted and unanswering streams, another session's sequence and the unlit
+//! sheets, replays, tinted and unanswering streams, another session's sequence and the unlit
 //! face swaps never pass.
 //!
 //! CI runs one session per class; `cargo test -p facegate-liveness-engine --release --test

@@ -74,15 +74,15 @@ pub const NEUTRAL_WITH_LIGHT: f32 = 0.7;
 /// layer in doubt).
 const MEASURED_FLOOR: f32 = 0.4;
 
-/// The layer over the session's frames, with the light check's reading (none when it is off).
-/// When the light followed this session's sequence and confirmed a curved face
-/// ([`LightReading::confirms_depth`]), a face that moved too little to judge (a still person),
-/// swayed without parallax, or whose surroundings moved with it, is not held against the
-/// session: the layer scores [`NEUTRAL_WITH_LIGHT`]. A light that only followed does not
-/// stand in for depth (issue 66): a print trimmed close to the face leaves no paper for the
-/// margin test, and in weak light its relief is too noisy to call it flat, so a still trimmed
-/// sheet the model called live passed at a screen-to-ambient ratio of 0.1; such a face is
-/// asked to turn, and without depth keeps the session from passing (`retry`). The light stands in for the motion only when the face
+/// The layer over `frames`, with the light check's `light` reading (none when it is off).
+/// When the light followed this session's sequence on a near face, a face that moved too
+/// little to judge (a still person) is not held against the session: the layer scores
+/// [`NEUTRAL_WITH_LIGHT`]. So is a face that swayed without parallax, or whose surroundings
+/// moved with it, when the camera itself moved or the room is too plain to tell (a hand-held
+/// phone: `motion/room.rs`). Only where the room was seen to stay ([`MotionSummary::room_stayed`]: a
+/// camera standing still, so a photo card moved before it) is such a face let go just when the
+/// light confirmed a curved face ([`LightReading::confirms_depth`]); in weaker light it keeps
+/// the session from passing (`retry`). The light stands in for the motion only when the face
 /// answered it alone ([`LightReading::answered_alone`]): a sheet of paper that fills the
 /// frame's border answers with the face, and a loose-crop print held as a bent sheet passed so
 /// before a plain room (issue 39's leave-one-family-out report). Where the depth rests on many
@@ -133,8 +133,10 @@ fn judge(m: &MotionSummary, light: Option<&LightReading>, challenged: bool) -> L
         light.is_some_and(|l| l.finding == LightFinding::Follows && l.answered_alone());
     // a camera standing still, so a face carrying its surroundings is a card moved before it
     let still_camera = !challenged && m.room_stayed();
+    let moved_as_a_picture =
+        still_camera && (m.surroundings_move_with_face() || m.sway_without_parallax());
     let light_measured =
-        light_follows && (challenged || light.is_some_and(LightReading::confirms_depth));
+        light_follows && (!moved_as_a_picture || light.is_some_and(LightReading::confirms_depth));
     let swayed_as_a_sheet = still_camera
         && m.depth_only_from_many_pairs()
         && m.surround_share() >= SHEET_RING_SHARE
