@@ -11,6 +11,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use facegate_liveness_engine::illumination::reading::{MIN_RELIEF, PAPER_MARGIN};
+
 /// L2 penalty on the coefficients (not the intercept), per session.
 const L2: f64 = 0.05;
 /// Gradient steps and their size (full batch, deterministic).
@@ -74,13 +76,15 @@ fn main() {
             .collect::<BTreeSet<_>>()
             .len()
     );
-    report("rules (today's verdicts)", &sessions, |s| {
-        match s.rules.as_str() {
+    let rules: Vec<Outcome> = sessions
+        .iter()
+        .map(|s| match s.rules.as_str() {
             "pass" => Outcome::Pass,
             "fail" => Outcome::Fail,
             _ => Outcome::Retry,
-        }
-    });
+        })
+        .collect();
+    report("rules (today's verdicts)", &sessions, &rules);
     for (title, key) in [
         (
             "leave one person out",
@@ -91,10 +95,7 @@ fn main() {
         }),
     ] {
         let held_out = cross_validate(&sessions, key);
-        report(&format!("fitted, {title}"), &sessions, |s| {
-            let i = index_of(&sessions, s);
-            held_out[i]
-        });
+        report(&format!("fitted, {title}"), &sessions, &held_out);
     }
     let model = Model::fit(&sessions.iter().collect::<Vec<_>>());
     println!("== coefficients on every session (standardised features)");
@@ -111,7 +112,7 @@ fn main() {
 }
 
 /// Features derived from the exported ones: the light's paper margin and relief as distances
-/// from their cut-offs (`PAPER_MARGIN` 0.7, `MIN_RELIEF` 0.12) in their own standard errors,
+/// from the engine's cut-offs (`PAPER_MARGIN`, `MIN_RELIEF`) in their own standard errors,
 /// which is how the rules read them.
 struct Derived {
     margin: usize,
@@ -140,8 +141,16 @@ impl Derived {
 
     fn extend(&self, mut features: Vec<f64>) -> Vec<f64> {
         let z = |value: f64, cut: f64, error: f64| (value - cut) / error.max(1e-3);
-        let margin = z(features[self.margin], 0.7, features[self.margin_error]);
-        let relief = z(features[self.relief], 0.12, features[self.relief_error]);
+        let margin = z(
+            features[self.margin],
+            f64::from(PAPER_MARGIN),
+            features[self.margin_error],
+        );
+        let relief = z(
+            features[self.relief],
+            f64::from(MIN_RELIEF),
+            features[self.relief_error],
+        );
         features.extend([margin, relief]);
         features
     }
@@ -152,13 +161,6 @@ enum Outcome {
     Pass,
     Retry,
     Fail,
-}
-
-fn index_of(sessions: &[Session], s: &Session) -> usize {
-    sessions
-        .iter()
-        .position(|x| std::ptr::eq(x, s))
-        .expect("a session of the set")
 }
 
 /// Each session's outcome when the model is fitted without its fold (`key`'s value).
@@ -187,10 +189,16 @@ fn cross_validate(sessions: &[Session], key: fn(&Session) -> String) -> Vec<Outc
     outcomes
 }
 
-fn report(title: &str, sessions: &[Session], outcome: impl Fn(&Session) -> Outcome) {
-    let live: Vec<&Session> = sessions.iter().filter(|s| s.live).collect();
-    let not_passed = live.iter().filter(|s| outcome(s) != Outcome::Pass).count();
-    let failed = live.iter().filter(|s| outcome(s) == Outcome::Fail).count();
+/// BPCER, live `fail`s and APCER per class of `outcomes` (one per session, in order).
+fn report(title: &str, sessions: &[Session], outcomes: &[Outcome]) {
+    let live: Vec<Outcome> = sessions
+        .iter()
+        .zip(outcomes)
+        .filter(|(s, _)| s.live)
+        .map(|(_, o)| *o)
+        .collect();
+    let not_passed = live.iter().filter(|o| **o != Outcome::Pass).count();
+    let failed = live.iter().filter(|o| **o == Outcome::Fail).count();
     println!("== {title}");
     println!(
         "live: BPCER {not_passed}/{} ({:.3}), failed {failed}",
@@ -198,10 +206,10 @@ fn report(title: &str, sessions: &[Session], outcome: impl Fn(&Session) -> Outco
         not_passed as f64 / live.len().max(1) as f64
     );
     let mut by_class: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-    for s in sessions.iter().filter(|s| !s.live) {
+    for (s, outcome) in sessions.iter().zip(outcomes).filter(|(s, _)| !s.live) {
         let entry = by_class.entry(&s.class).or_default();
         entry.1 += 1;
-        if outcome(s) == Outcome::Pass {
+        if *outcome == Outcome::Pass {
             entry.0 += 1;
         }
     }

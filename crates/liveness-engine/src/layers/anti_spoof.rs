@@ -26,7 +26,7 @@
 
 use domain::ReasonCode;
 
-use super::{Layer, LayerScore, SessionEvidence, faces, quantile, ramp};
+use super::{Layer, LayerScore, SessionEvidence, faces, median, quantile, ramp};
 use crate::illumination::reading::LightReading;
 use crate::observation::{CarriedBoxJudgement, FrameObservation};
 
@@ -86,15 +86,14 @@ impl ModelReading {
         if values.is_empty() {
             return None;
         }
-        let median_of = |values: Vec<f32>| quantile(&mut { values }, 0.5);
         Some(Self {
             median: quantile(&mut values, 0.5),
             p25: quantile(&mut values, 0.25),
             judged: values.len(),
             carried: carried.len(),
-            brightness: median_of(faces(frames).map(|f| f.brightness).collect()),
-            context: median_of(faces(frames).map(|f| f.anti_spoof_context).collect()),
-            size: median_of(faces(frames).map(|f| f.size_fraction).collect()),
+            brightness: median(faces(frames).map(|f| f.brightness).collect()),
+            context: median(faces(frames).map(|f| f.anti_spoof_context).collect()),
+            size: median(faces(frames).map(|f| f.size_fraction).collect()),
         })
     }
 

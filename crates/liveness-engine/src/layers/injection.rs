@@ -28,7 +28,7 @@
 
 use domain::ReasonCode;
 
-use super::{Evidence, Layer, LayerScore, SessionEvidence, faces, quantile, ramp};
+use super::{Evidence, Layer, LayerScore, SessionEvidence, faces, median, ramp};
 use crate::illumination::reading::{FOLLOW_CORRELATION, LightFinding, LightReading};
 use crate::observation::FrameObservation;
 use crate::signals::thumbnail_difference;
@@ -132,7 +132,6 @@ impl StreamReading {
         if observed.len() < 2 {
             return None;
         }
-        let median_of = |values: Vec<f32>| quantile(&mut { values }, 0.5);
         Some(Self {
             pairs: observed.len() - 1,
             frozen: observed
@@ -142,8 +141,8 @@ impl StreamReading {
             received: timing.received,
             repeated: timing.repeated_bytes,
             out_of_order: timing.out_of_order,
-            moire: median_of(observed.iter().map(|f| f.moire).collect()),
-            boundary: median_of(observed.iter().map(|f| f.boundary_ratio).collect()),
+            moire: median(observed.iter().map(|f| f.moire).collect()),
+            boundary: median(observed.iter().map(|f| f.boundary_ratio).collect()),
             jitter: identity_jitter(frames),
         })
     }
@@ -157,7 +156,7 @@ impl StreamReading {
     }
 }
 
-fn features(stream: Option<&StreamReading>, light: Option<&LightReading>) -> [f32; 19] {
+fn features(stream: Option<&StreamReading>, light: Option<&LightReading>) -> [f32; FEATURES.len()] {
     let nan = f32::NAN;
     let [frozen, repeated, out_of_order, moire, boundary, jitter] = stream.map_or([nan; 6], |s| {
         [

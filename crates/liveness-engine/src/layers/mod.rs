@@ -155,6 +155,11 @@ pub(crate) fn faces(frames: &[FrameObservation]) -> impl Iterator<Item = &FaceOb
     frames.iter().filter_map(|f| f.face.as_ref())
 }
 
+/// The median of `values`; NaN when empty.
+pub(crate) fn median(mut values: Vec<f32>) -> f32 {
+    quantile(&mut values, 0.5)
+}
+
 /// The value at quantile `q` (0..1) of `values` (sorted in place); NaN when empty.
 pub fn quantile(values: &mut [f32], q: f32) -> f32 {
     if values.is_empty() {

@@ -163,10 +163,7 @@ pub fn jobs(half: Half) -> Vec<Job> {
             });
         }
     }
-    for case in attack_cases(&split, half, false)
-        .into_iter()
-        .filter(|c| ["print simulation", "cut-out in a live room", "loose crop"].contains(&c.class))
-    {
+    for case in printed_photo_cases(half) {
         jobs.push(Job {
             label: format!("print as a sheet ({})", case.class),
             case,
@@ -181,14 +178,21 @@ pub fn jobs(half: Half) -> Vec<Job> {
 /// kept out of [`jobs`] and so out of the tests until a rule stops it without failing a live
 /// person (docs/accuracy.md); `camera_family_report --trimmed` runs them.
 pub fn trimmed_sheet_jobs(half: Half) -> Vec<Job> {
-    attack_cases(&Split::standard(), half, false)
+    printed_photo_cases(half)
         .into_iter()
-        .filter(|c| ["print simulation", "cut-out in a live room", "loose crop"].contains(&c.class))
         .map(|case| Job {
             label: format!("print as a trimmed sheet ({})", case.class),
             case,
             scene: trimmed_print_scene,
         })
+        .collect()
+}
+
+/// `half`'s printed-photo cases, which the camera presents as sheets.
+fn printed_photo_cases(half: Half) -> Vec<Case> {
+    attack_cases(&Split::standard(), half, false)
+        .into_iter()
+        .filter(|c| ["print simulation", "cut-out in a live room", "loose crop"].contains(&c.class))
         .collect()
 }
 
