@@ -1,34 +1,41 @@
 //! Writes the development set of the fitted liveness decision (issue 66) as CSV on stdout:
 //! one row per session of the camera-family evaluation (`tests/accuracy/camera_family.rs`,
-//! both halves, every family drawn, the same seeds as the tests and the report), with the
-//! session's labels (half, class, clip, source footage, truth, camera family, screen-to-ambient
-//! ratio, today's verdict) and every feature the layers' table exports
-//! (`liveness_engine::layers::feature_names`), NaN where a layer could not measure. Simulated
-//! light and cameras on real footage. Many minutes on 2 vCPU:
+//! both halves, every family drawn, the same seeds as the tests and the report) and of its
+//! trimmed sheets (`camera_family::trimmed_sheet_jobs`), with the session's labels (half,
+//! draw, class, clip, source footage, truth, camera family, screen-to-ambient ratio, the
+//! rules' verdict) and the fitted decision's inputs (`liveness_engine::fitted::input_names`:
+//! each layer's outcome and every feature it exports), NaN where a layer could not measure.
+//! Simulated light and cameras on real footage. About 15 minutes a draw on 2 vCPU:
 //! `cargo run -p facegate-liveness-engine --release --example feature_table > features.csv`;
-//! `-- --half calibration|held-back` keeps one half.
+//! `-- --half calibration|held-back` keeps one half; `-- --draws N` runs every job N times,
+//! each draw with its own seed (a new camera, ratio and session of the same people; draw 1 is
+//! the tests' seed).
 
-use facegate_liveness_engine::SessionMode;
-use facegate_liveness_engine::layers::feature_names;
+use facegate_liveness_engine::fitted::{input_names, inputs};
+use facegate_liveness_engine::fusion::fuse;
+use facegate_liveness_engine::{SessionMode, Verdict, VerdictReport};
 use liveness_rig::camera_model::CameraFamily;
-use liveness_rig::eval::camera_family::{jobs, run};
+use liveness_rig::eval::camera_family::{jobs, run, trimmed_sheet_jobs};
 use liveness_rig::eval::in_parallel;
 use liveness_rig::eval::set::{Half, Truth};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let only_half = match args.as_slice() {
-        [] => None,
-        [flag, half] if flag == "--half" => Some(half.clone()),
-        _ => panic!("arguments: [--half calibration|held-back]"),
-    };
+    let mut only_half = None;
+    let mut draws = 1usize;
+    for pair in args.chunks(2) {
+        match pair {
+            [flag, half] if flag == "--half" => only_half = Some(half.clone()),
+            [flag, n] if flag == "--draws" => draws = n.parse().expect("--draws N"),
+            _ => panic!("arguments: [--half calibration|held-back] [--draws N]"),
+        }
+    }
     let mut header = [
-        "half", "class", "clip", "source", "truth", "family", "ratio", "verdict",
+        "half", "draw", "class", "clip", "source", "truth", "family", "ratio", "verdict",
     ]
     .map(String::from)
     .to_vec();
-    let names = feature_names(SessionMode::Passive);
-    header.extend(names.iter().cloned());
+    header.extend(input_names(SessionMode::Passive));
     println!("{}", header.join(","));
     for (half, half_name) in [
         (Half::Calibration, "calibration"),
@@ -37,43 +44,55 @@ fn main() {
         if only_half.as_deref().is_some_and(|h| h != half_name) {
             continue;
         }
-        let jobs = jobs(half);
-        let runs = in_parallel(&jobs, |job| {
-            (
-                job.case.sources.first().cloned().unwrap_or_default(),
-                run(job, &CameraFamily::ALL, "family"),
-            )
-        });
-        for (source, r) in runs {
-            let features: Vec<String> = r
-                .report
-                .layers
-                .iter()
-                .flat_map(|l| l.features.iter().map(|v| format!("{v}")))
-                .collect();
-            assert_eq!(features.len(), names.len(), "{}: features", r.name);
-            let truth = match r.truth {
-                Truth::Live => "live",
-                Truth::Attack => "attack",
+        let mut half_jobs = jobs(half);
+        half_jobs.extend(trimmed_sheet_jobs(half));
+        for draw in 1..=draws {
+            // draw 1 is the tests' salt, so its verdicts are the tests' verdicts
+            let salt = match draw {
+                1 => "family".to_string(),
+                n => format!("family draw {n}"),
             };
-            let labels = [
-                half_name.to_string(),
-                r.label.clone(),
-                r.name.clone(),
-                source,
-                truth.to_string(),
-                r.family.name().to_string(),
-                r.ratio.to_string(),
-                format!("{:?}", r.report.verdict).to_lowercase(),
-            ];
-            let row: Vec<String> = labels
-                .iter()
-                .map(|v| csv_field(v))
-                .chain(features)
-                .collect();
-            println!("{}", row.join(","));
+            let runs = in_parallel(&half_jobs, |job| {
+                (
+                    job.case.sources.first().cloned().unwrap_or_default(),
+                    run(job, &CameraFamily::ALL, &salt),
+                )
+            });
+            for (source, r) in runs {
+                let values = inputs(&r.report.layers).into_iter().map(|v| format!("{v}"));
+                let truth = match r.truth {
+                    Truth::Live => "live",
+                    Truth::Attack => "attack",
+                };
+                let labels = [
+                    half_name.to_string(),
+                    draw.to_string(),
+                    r.label.clone(),
+                    r.name.clone(),
+                    source,
+                    truth.to_string(),
+                    r.family.name().to_string(),
+                    r.ratio.to_string(),
+                    // the rules' verdict, which the fit keeps or overturns
+                    format!("{:?}", rules_verdict(&r.report)).to_lowercase(),
+                ];
+                let row: Vec<String> = labels.iter().map(|v| csv_field(v)).chain(values).collect();
+                assert_eq!(row.len(), header.len(), "{}: columns", r.name);
+                println!("{}", row.join(","));
+            }
         }
     }
+}
+
+/// The verdict of the rules alone (`fusion::fuse` over the session's layers), before the
+/// fitted decision.
+fn rules_verdict(report: &VerdictReport) -> Verdict {
+    fuse(
+        SessionMode::Passive,
+        report.layers.clone(),
+        report.end_reason,
+    )
+    .verdict
 }
 
 /// A CSV field, quoted when it holds a comma or a quote.

@@ -2,7 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use std::sync::Arc;
+
 use crate::error::LivenessError;
+use crate::fitted::FittedDecision;
 
 /// Active mode poses challenges; passive mode asks the user to hold still. The one mode type
 /// of the product, from `domain`.
@@ -39,6 +42,14 @@ pub struct LivenessConfig {
     /// draw a colour sequence for the page to show and judge its reflection on the face. Off,
     /// passive mode rests on motion alone (docs/liveness.md says what that gives up).
     pub illumination_enabled: bool,
+    /// The fitted decision (issue 66): it turns the rules' `retry` of a lit passive session
+    /// into `pass` where it finds a live person (`fitted::verdict`), and each verdict reports
+    /// its probability
+    /// (`VerdictReport::fitted_live_probability`). By default the bundled coefficients
+    /// ([`FittedDecision::shared_bundled`]); the service sets the ones its settings name.
+    /// None: the rules alone decide.
+    #[serde(skip)]
+    pub fitted_decision: Option<Arc<FittedDecision>>,
 }
 
 impl Default for LivenessConfig {
@@ -55,6 +66,7 @@ impl Default for LivenessConfig {
             max_session_ms: 90_000,
             max_invalid_frames: 30,
             illumination_enabled: true,
+            fitted_decision: FittedDecision::shared_bundled(),
         }
     }
 }

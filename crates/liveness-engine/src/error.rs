@@ -8,12 +8,17 @@ use thiserror::Error;
 pub enum LivenessError {
     #[error("invalid liveness configuration: {0}")]
     InvalidConfig(String),
+    /// Coefficients of the fitted decision that do not fit the engine's inputs.
+    #[error("the fitted decision's coefficients do not fit this engine: {0}")]
+    FittedDecision(String),
 }
 
 impl domain::ErrorCode for LivenessError {
     fn error_code(&self) -> domain::Code {
         match self {
-            LivenessError::InvalidConfig(_) => domain::Code::InternalError,
+            LivenessError::InvalidConfig(_) | LivenessError::FittedDecision(_) => {
+                domain::Code::InternalError
+            }
         }
     }
 }

@@ -52,6 +52,10 @@ pub struct VerdictReport {
     /// Stable codes of why the session did not pass (or what it raised while passing); see
     /// [`reasons`].
     pub reasons: Vec<ReasonCode>,
+    /// The fitted decision's probability of a live person (`crate::fitted`), when the session
+    /// was configured with one: reported beside the verdict, not deciding it. Never serialised.
+    #[serde(skip)]
+    pub fitted_live_probability: Option<f32>,
 }
 
 impl EndReason {
@@ -220,6 +224,7 @@ pub fn fuse(mode: SessionMode, layers: Vec<LayerScore>, end_reason: EndReason) -
         end_reason,
         reasons: reasons(verdict, end_reason, &layers, &weights),
         layers,
+        fitted_live_probability: None,
     }
 }
 

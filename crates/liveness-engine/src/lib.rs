@@ -71,6 +71,7 @@ mod config;
 mod error;
 mod events;
 mod evidence;
+pub mod fitted;
 pub mod fusion;
 pub mod illumination;
 pub mod layers;

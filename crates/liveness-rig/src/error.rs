@@ -8,4 +8,6 @@ pub enum RigError {
     Recording { path: String, reason: String },
     #[error("segment labels are invalid: {0}")]
     Segments(String),
+    #[error("the development set is refused: {0}")]
+    DevelopmentSet(String),
 }

@@ -74,11 +74,13 @@ impl Services {
         let guard = webhooks::AddressGuard::new(settings.webhook_allowed_networks()?);
         // one gate for HTTP inference and live-session frames alike: a place per core
         let inference = Arc::new(face_engine::gate::InferenceGate::per_core());
+        let mut wired = session_settings(settings);
+        wired.liveness.fitted_decision = Some(settings.liveness.fitted_decision()?);
         let sessions = sessions::SessionService::new(
             store.clone(),
             engine.clone(),
             guard.clone(),
-            session_settings(settings),
+            wired,
             settings.sessions.analysis_threads,
             inference.clone(),
         )?;

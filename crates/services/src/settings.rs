@@ -32,6 +32,35 @@ pub struct Settings {
 #[serde(deny_unknown_fields)]
 pub struct LivenessSettings {
     pub illumination: IlluminationSettings,
+    /// A file of the fitted liveness decision's coefficients (issue 66) to use instead of the
+    /// bundled ones; empty: the bundled. A file that reads an input the engine does not export
+    /// stops start-up, naming it.
+    pub fitted_decision_file: String,
+}
+
+impl LivenessSettings {
+    /// The fitted decision's coefficients: the bundled ones, or `fitted_decision_file`'s;
+    /// refused, naming the key and the difference, when they do not fit the engine's inputs.
+    pub fn fitted_decision(
+        &self,
+    ) -> Result<std::sync::Arc<liveness_engine::fitted::FittedDecision>, SettingsError> {
+        use liveness_engine::fitted::FittedDecision;
+        let path = self.fitted_decision_file.trim();
+        let refused = |reason: String| SettingsError::Invalid {
+            key: "liveness.fitted_decision_file",
+            reason,
+        };
+        let decision = if path.is_empty() {
+            FittedDecision::bundled()
+        } else {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| refused(format!("{path}: {e}")))?;
+            FittedDecision::parse(&text)
+        };
+        decision
+            .map(std::sync::Arc::new)
+            .map_err(|e| refused(e.to_string()))
+    }
 }
 
 /// The screen-light check (docs/liveness.md).

@@ -38,6 +38,7 @@ impl Settings {
                 reason: format!("{} holds no manifest.toml", self.models.dir.display()),
             });
         }
+        self.liveness.fitted_decision()?;
         let secret = self.security.server_secret.trim();
         if !secret.is_empty() && secret.len() < 32 {
             return Err(SettingsError::Invalid {

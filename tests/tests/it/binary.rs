@@ -132,6 +132,30 @@ fn invalid_configuration_names_the_key_and_exits_2() {
 }
 
 #[test]
+fn coefficients_that_do_not_fit_the_engine_stop_start_up_naming_the_difference() {
+    let bundled = std::fs::read_to_string(
+        repo_root().join("crates/liveness-engine/data/fitted_decision.json"),
+    )
+    .expect("the bundled coefficients");
+    let mut decision: serde_json::Value = serde_json::from_str(&bundled).expect("JSON");
+    decision["inputs"][0] = serde_json::Value::from("motion.tilt");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let file = dir.path().join("coefficients.json");
+    std::fs::write(&file, decision.to_string()).expect("written");
+    let (code, stderr) = run_with_env(
+        &["serve"],
+        &[(
+            "FACEGATE__LIVENESS__FITTED_DECISION_FILE",
+            file.to_str().expect("a UTF-8 path"),
+        )],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    for named in ["liveness.fitted_decision_file", "motion.tilt"] {
+        assert!(stderr.contains(named), "does not name {named}: {stderr}");
+    }
+}
+
+#[test]
 fn config_file_is_layered_under_the_environment() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("facegate.toml");

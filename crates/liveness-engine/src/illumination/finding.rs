@@ -1,7 +1,7 @@
 //! What the light check concludes: the finding (and its reason code and weight as evidence)
 //! and the measured answer behind it.
 
-use super::cutoffs::{GLARE_MARK, MIN_RELIEF, NEAR_SURROUND};
+use super::cutoffs::{GLARE_MARK, MIN_RELIEF, NEAR_SURROUND, PAPER_MARGIN};
 use crate::evidence::Evidence;
 
 /// What the light check found, for the verdict's reasons and the guidance.
@@ -139,6 +139,18 @@ impl LightReading {
         self.finding == LightFinding::Follows && self.relief - 2.0 * self.relief_error >= MIN_RELIEF
     }
 
+    /// The relief's distance above [`MIN_RELIEF`] in its own standard errors (how the rules
+    /// read it: [`Self::confirms_depth`] is a distance of 2); NaN when it was not measured.
+    pub fn relief_in_errors(&self) -> f32 {
+        in_errors(self.relief, MIN_RELIEF, self.relief_error)
+    }
+
+    /// The paper margin's distance above [`PAPER_MARGIN`] in its own standard errors: far
+    /// above, the ring around the face answered as the face did (a sheet); NaN when unmeasured.
+    pub fn margin_in_errors(&self) -> f32 {
+        in_errors(self.margin_ratio, PAPER_MARGIN, self.margin_error)
+    }
+
     /// Whether the relief reads a curved face, as a point estimate at or above [`MIN_RELIEF`]:
     /// what weak light can still say where [`Self::confirms_depth`] asks too much of it.
     pub fn reads_curved_face(&self) -> bool {
@@ -201,4 +213,10 @@ impl LightReading {
             self.swing
         )
     }
+}
+
+/// `value`'s distance from `cut` in standard errors (`error`, floored at 0.001 so that an
+/// exact reading stays finite).
+fn in_errors(value: f32, cut: f32, error: f32) -> f32 {
+    (value - cut) / error.max(1e-3)
 }

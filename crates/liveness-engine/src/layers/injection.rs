@@ -90,7 +90,7 @@ const CLEAR_CORRELATION: f32 = 0.9;
 /// (its correlation and margin over chance, the face's gain, relief and its standard error,
 /// the paper margin's ratio and its error, the surround's ratio, the glare ratio, the darker
 /// half over the brighter, the face's swing, the frames lit, whether the room was in view).
-pub const FEATURES: [&str; 19] = [
+pub const FEATURES: [&str; 21] = [
     "frozen_share",
     "repeated_share",
     "out_of_order_share",
@@ -104,6 +104,8 @@ pub const FEATURES: [&str; 19] = [
     "light_relief_error",
     "light_margin_ratio",
     "light_margin_error",
+    "light_relief_in_errors",
+    "light_margin_in_errors",
     "light_surround_ratio",
     "light_glare_ratio",
     "light_darker_over_brighter",
@@ -185,6 +187,8 @@ fn features(stream: Option<&StreamReading>, light: Option<&LightReading>) -> [f3
         l.relief_error,
         l.margin_ratio,
         l.margin_error,
+        l.relief_in_errors(),
+        l.margin_in_errors(),
         l.surround_ratio,
         l.glare_ratio,
         l.darker_over_brighter,

@@ -1,6 +1,7 @@
 //! How a session ends: closed by the caller (no more frames, never `pass`), or finished by
 //! its flow, a limit or a timeout; every layer of the table (`layers::LAYERS`) is scored over
-//! what was seen and fused into the verdict.
+//! what was seen, fused by the rules, and decided by the fitted model where it applies
+//! (`fitted::verdict`).
 
 use crate::events::{Guidance, LivenessEvent};
 use crate::fusion::{EndReason, VerdictReport, fuse};
@@ -58,7 +59,12 @@ impl LivenessSession {
             };
             events.push(LivenessEvent::Guidance { code });
         }
-        let report = fuse(self.mode, scores, end_reason);
+        let lit = light.is_some();
+        let rules = fuse(self.mode, scores, end_reason);
+        let report = match &self.config.fitted_decision {
+            Some(decision) => crate::fitted::verdict::decide(decision, self.mode, lit, rules),
+            None => rules,
+        };
         self.verdict = Some(report.clone());
         events.push(LivenessEvent::Verdict(report));
     }

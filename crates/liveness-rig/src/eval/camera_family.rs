@@ -16,7 +16,7 @@ use rand::{Rng, SeedableRng};
 use super::attacks::attack_cases;
 use super::frames::case_rng;
 use super::lit;
-use super::set::{Case, Half, Split, Truth, face_swap_cases, live_cases};
+use super::set::{Case, FACE_SWAP_CLASS, Half, Split, Truth, face_swap_cases, live_cases};
 
 /// Screen-to-ambient ratios a session draws from.
 pub const RATIOS: [f32; 5] = [0.05, 0.1, 0.2, 0.3, 0.5];
@@ -144,10 +144,10 @@ pub fn jobs(half: Half) -> Vec<Job> {
         });
     }
     let attack_scenes: [(&str, SceneOf); 4] = [
-        ("replay on a screen", replay_scene),
-        ("injected, tinted in sync", tinted_scene),
-        ("injected, no answer", injected_scene),
-        ("another session's sequence", other_sequence_scene),
+        (STREAM_ATTACKS[0], replay_scene),
+        (STREAM_ATTACKS[1], tinted_scene),
+        (STREAM_ATTACKS[2], injected_scene),
+        (STREAM_ATTACKS[3], other_sequence_scene),
     ];
     for case in live
         .iter()
@@ -165,7 +165,7 @@ pub fn jobs(half: Half) -> Vec<Job> {
     }
     for case in printed_photo_cases(half) {
         jobs.push(Job {
-            label: format!("print as a sheet ({})", case.class),
+            label: sheet_label(case.class),
             case,
             scene: print_scene,
         });
@@ -181,7 +181,7 @@ pub fn trimmed_sheet_jobs(half: Half) -> Vec<Job> {
     printed_photo_cases(half)
         .into_iter()
         .map(|case| Job {
-            label: format!("print as a trimmed sheet ({})", case.class),
+            label: trimmed_sheet_label(case.class),
             case,
             scene: trimmed_print_scene,
         })
@@ -192,7 +192,43 @@ pub fn trimmed_sheet_jobs(half: Half) -> Vec<Job> {
 fn printed_photo_cases(half: Half) -> Vec<Case> {
     attack_cases(&Split::standard(), half, false)
         .into_iter()
-        .filter(|c| ["print simulation", "cut-out in a live room", "loose crop"].contains(&c.class))
+        .filter(|c| PRINTED_PHOTO_CLASSES.contains(&c.class))
+        .collect()
+}
+
+/// The attacks played on a half's live footage, as [`jobs`] labels them.
+pub const STREAM_ATTACKS: [&str; 4] = [
+    "replay on a screen",
+    "injected, tinted in sync",
+    "injected, no answer",
+    "another session's sequence",
+];
+
+/// The printed-photo classes the camera presents as sheets.
+pub const PRINTED_PHOTO_CLASSES: [&str; 3] =
+    ["print simulation", "cut-out in a live room", "loose crop"];
+
+/// The label of a sheet of a printed-photo class.
+pub fn sheet_label(class: &str) -> String {
+    format!("print as a sheet ({class})")
+}
+
+/// The label of a trimmed sheet of a printed-photo class.
+pub fn trimmed_sheet_label(class: &str) -> String {
+    format!("print as a trimmed sheet ({class})")
+}
+
+/// Every attack class of [`jobs`] and [`trimmed_sheet_jobs`]: what a development set built
+/// from them must hold.
+pub fn attack_classes() -> Vec<String> {
+    let sheets = PRINTED_PHOTO_CLASSES
+        .iter()
+        .flat_map(|class| [sheet_label(class), trimmed_sheet_label(class)]);
+    STREAM_ATTACKS
+        .iter()
+        .map(|label| label.to_string())
+        .chain([FACE_SWAP_CLASS.to_string()])
+        .chain(sheets)
         .collect()
 }
 

@@ -7,6 +7,7 @@
 
 pub mod attacks;
 pub mod camera_family;
+pub mod fit;
 pub mod frames;
 pub mod held_back;
 pub mod lit;

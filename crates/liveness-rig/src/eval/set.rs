@@ -115,6 +115,9 @@ pub fn sources_by_kind() -> Vec<Vec<String>> {
 /// only).
 pub const FACE_SWAP_PAIRS: usize = 13;
 
+/// The class of a face-swap pair's swapped half.
+pub const FACE_SWAP_CLASS: &str = "face swap";
+
 /// The face-swap pairs of `half`: each real half as a live person (`live, face-swap real
 /// half`), each swapped half as an attack (`face swap`), 150 frames played back and forth.
 pub fn face_swap_cases(split: &Split, half: Half) -> Vec<Case> {
@@ -123,7 +126,7 @@ pub fn face_swap_cases(split: &Split, half: Half) -> Vec<Case> {
         let pair = source.trim_start_matches("face-swap/").to_string();
         for (class, truth, side) in [
             ("live, face-swap real half", Truth::Live, "real"),
-            ("face swap", Truth::Attack, "swap"),
+            (FACE_SWAP_CLASS, Truth::Attack, "swap"),
         ] {
             let video = format!("face-swap/{pair}-{side}");
             if !testdata().join(format!("videos/{video}.mp4")).exists() {

@@ -41,7 +41,7 @@ impl Live {
             .live
             .streams
             .verdict_reached(session.id, &self.holder);
-        tracing::info!(session = %session.id, verdict = ?report.verdict, confidence = report.confidence, "verdict reached");
+        tracing::info!(session = %session.id, verdict = ?report.verdict, confidence = report.confidence, fitted_live_probability = ?report.fitted_live_probability, "verdict reached");
         let recorded = self.record(&report, engine_session.as_ref());
         let refusal = match recorded {
             Recorded::Stored => None,

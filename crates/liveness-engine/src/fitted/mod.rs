@@ -1,0 +1,256 @@
+//! The fitted liveness decision (issue 66): what a session gives it ([`input_names`],
+//! [`inputs`]: each layer's outcome, then the features it measured) and the coefficients of one
+//! L2-regularised logistic regression fitted on the development set ([`FittedDecision`], the
+//! bundled `data/fitted_decision.json`, written by `examples/fit_liveness.rs` and re-fitted by
+//! a test of `facegate-liveness-rig`). A model reads the inputs it names, a subset of the
+//! engine's; loading refuses a name the engine does not export, naming it; nothing falls back
+//! to guessed weights.
+//!
+//! It turns the rules' `retry` of a lit passive session into `pass` where it finds a live
+//! person ([`verdict::decide`]); the rules keep every `fail`, every `pass` and the sessions it
+//! was not fitted for. Held out by person and by camera family it brings the live sessions
+//! not passed from 15 of 78 to 2 and lets no attack through that the rules stop
+//! (docs/accuracy.md).
+
+pub mod verdict;
+
+use std::sync::{Arc, OnceLock};
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::SessionMode;
+use crate::error::LivenessError;
+use crate::evidence::Evidence;
+use crate::layers::{LAYERS, LayerScore};
+
+/// A layer's outcome as the model reads it, before its features: its score, whether it
+/// raised an attack (1 undisputable, 0.5 disputable), whether it could not judge, and whether
+/// it vouched for a live face.
+pub const OUTCOMES: [&str; 4] = ["score", "attack", "unjudged", "vouches"];
+
+/// The bundled coefficients (`data/fitted_decision.json`).
+const BUNDLED: &str = include_str!("../../data/fitted_decision.json");
+
+/// The names of the model's inputs for a session of `mode`, `layer.name`: for each layer of
+/// the mode in the table's order, its [`OUTCOMES`] and then its features.
+pub fn input_names(mode: SessionMode) -> Vec<String> {
+    LAYERS
+        .iter()
+        .filter(|row| row.weight(mode).is_some())
+        .flat_map(|row| {
+            let layer = row.layer.name();
+            OUTCOMES
+                .iter()
+                .chain(row.features)
+                .map(move |name| format!("{layer}.{name}"))
+        })
+        .collect()
+}
+
+/// The model's inputs from a session's layer scores (in the table's order, as
+/// `layers::score_session` returns them), one per [`input_names`]; NaN where a layer could
+/// not measure.
+pub fn inputs(layers: &[LayerScore]) -> Vec<f32> {
+    layers
+        .iter()
+        .flat_map(|layer| {
+            let attack = match (layer.evidence, layer.disputable) {
+                (Evidence::Attack, false) => 1.0,
+                (Evidence::Attack, true) => 0.5,
+                _ => 0.0,
+            };
+            let unjudged = f32::from(u8::from(layer.evidence == Evidence::None));
+            let vouches = f32::from(u8::from(layer.vouches_live));
+            [layer.score, attack, unjudged, vouches]
+                .into_iter()
+                .chain(layer.features.iter().copied())
+        })
+        .collect()
+}
+
+/// One fitted logistic regression over standardised inputs, with an indicator for each input
+/// that was missing in some training session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FittedDecision {
+    /// The mode whose sessions it was fitted on.
+    pub mode: SessionMode,
+    /// The inputs it reads, by name: engine inputs of `mode` ([`input_names`]).
+    pub inputs: Vec<String>,
+    /// Each input's mean and standard deviation on the training sessions.
+    pub means: Vec<f64>,
+    pub scales: Vec<f64>,
+    /// The inputs that get a missing indicator (indices into `inputs`).
+    pub missing_indicators: Vec<usize>,
+    /// One weight per standardised input, then one per missing indicator.
+    pub weights: Vec<f64>,
+    pub intercept: f64,
+    /// The probability from which a session would pass: just above every training attack's.
+    pub pass_at: f64,
+    /// Where the coefficients come from: the development set, its size and the fit's settings.
+    pub provenance: String,
+}
+
+impl FittedDecision {
+    /// The coefficients bundled with the engine, checked.
+    pub fn bundled() -> Result<Self, LivenessError> {
+        Self::parse(BUNDLED)
+    }
+
+    /// The bundled coefficients, parsed once and shared; None only if the bundled file does
+    /// not fit the engine, which `the_bundled_coefficients_fit_the_engine` rules out.
+    pub fn shared_bundled() -> Option<Arc<Self>> {
+        static BUNDLED_DECISION: OnceLock<Option<Arc<FittedDecision>>> = OnceLock::new();
+        BUNDLED_DECISION
+            .get_or_init(|| Self::bundled().ok().map(Arc::new))
+            .clone()
+    }
+
+    /// Coefficients from JSON, checked against the engine's inputs ([`Self::check`]).
+    pub fn parse(json: &str) -> Result<Self, LivenessError> {
+        let decision: Self = serde_json::from_str(json)
+            .map_err(|e| LivenessError::FittedDecision(format!("unreadable: {e}")))?;
+        decision.check()?;
+        Ok(decision)
+    }
+
+    /// Whether the coefficients fit the engine: every input is one the engine exports for the
+    /// mode ([`input_names`]; a model may read a subset), none twice, and every list of the
+    /// right length. The error names the inputs the engine does not export.
+    pub fn check(&self) -> Result<(), LivenessError> {
+        let engine = input_names(self.mode);
+        let unknown: Vec<&String> = self.inputs.iter().filter(|n| !engine.contains(n)).collect();
+        if !unknown.is_empty() {
+            return Err(LivenessError::FittedDecision(format!(
+                "it reads inputs the engine does not export: {unknown:?} (the engine's: {engine:?})"
+            )));
+        }
+        let distinct: std::collections::HashSet<&String> = self.inputs.iter().collect();
+        if distinct.len() != self.inputs.len() || self.inputs.is_empty() {
+            return Err(LivenessError::FittedDecision(
+                "its inputs are empty or name one input twice".to_string(),
+            ));
+        }
+        let width = self.inputs.len();
+        let lengths_fit = self.means.len() == width
+            && self.scales.len() == width
+            && self.weights.len() == width + self.missing_indicators.len()
+            && self.missing_indicators.iter().all(|&j| j < width);
+        if !lengths_fit {
+            return Err(LivenessError::FittedDecision(format!(
+                "{width} inputs, {} means, {} scales, {} weights and {} missing indicators do not agree",
+                self.means.len(),
+                self.scales.len(),
+                self.weights.len(),
+                self.missing_indicators.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The values of the model's inputs among a session's `values` (one per engine input of
+    /// the mode, [`input_names`]).
+    pub fn select(&self, values: &[f64]) -> Vec<f64> {
+        let engine = input_names(self.mode);
+        self.inputs
+            .iter()
+            .map(|name| {
+                engine
+                    .iter()
+                    .position(|n| n == name)
+                    .and_then(|j| values.get(j).copied())
+                    .unwrap_or(f64::NAN)
+            })
+            .collect()
+    }
+
+    /// The model's row for `inputs`: standardised (a missing input at the mean), then the
+    /// missing indicators.
+    pub fn row(&self, inputs: &[f64]) -> Vec<f64> {
+        let standardised = inputs.iter().enumerate().map(|(j, v)| {
+            if v.is_finite() {
+                (v - self.means[j]) / self.scales[j]
+            } else {
+                0.0
+            }
+        });
+        let indicators = self
+            .missing_indicators
+            .iter()
+            .map(|&j| f64::from(u8::from(!inputs[j].is_finite())));
+        standardised.chain(indicators).collect()
+    }
+
+    /// The probability of a live person for a session's values of the model's inputs (one per
+    /// name of [`Self::inputs`]).
+    pub fn probability(&self, inputs: &[f64]) -> f64 {
+        let z = self.intercept
+            + self
+                .weights
+                .iter()
+                .zip(self.row(inputs))
+                .map(|(w, x)| w * x)
+                .sum::<f64>();
+        1.0 / (1.0 + (-z).exp())
+    }
+
+    /// The probability of a live person for a session scored as `layers`; `None` when the
+    /// session is of another mode than the model's.
+    pub fn live_probability(&self, mode: SessionMode, layers: &[LayerScore]) -> Option<f64> {
+        let values: Vec<f64> = inputs(layers).into_iter().map(f64::from).collect();
+        (mode == self.mode && values.len() == input_names(mode).len())
+            .then(|| self.probability(&self.select(&values)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bundled_coefficients_fit_the_engine() {
+        let decision = FittedDecision::bundled().expect("the bundled file fits");
+        let engine = input_names(decision.mode);
+        assert!(decision.inputs.iter().all(|name| engine.contains(name)));
+        let values: Vec<f64> = (0..engine.len()).map(|j| j as f64).collect();
+        let selected = decision.select(&values);
+        for (name, value) in decision.inputs.iter().zip(selected) {
+            assert_eq!(engine[value as usize], *name);
+        }
+    }
+
+    #[test]
+    fn coefficients_for_other_inputs_are_refused_with_the_difference_named() {
+        let mut decision = FittedDecision::bundled().expect("bundled");
+        decision.inputs[0] = "motion.tilt".to_string();
+        let json = serde_json::to_string(&decision).expect("serialises");
+        let error = FittedDecision::parse(&json)
+            .expect_err("refused")
+            .to_string();
+        assert!(error.contains("motion.tilt"), "{error}");
+
+        let mut decision = FittedDecision::bundled().expect("bundled");
+        decision.weights.pop();
+        let json = serde_json::to_string(&decision).expect("serialises");
+        let error = FittedDecision::parse(&json)
+            .expect_err("refused")
+            .to_string();
+        assert!(error.contains("do not agree"), "{error}");
+    }
+
+    #[test]
+    fn a_missing_input_stands_at_the_training_mean_and_raises_its_indicator() {
+        let decision = FittedDecision::bundled().expect("bundled");
+        let mut values = decision.means.clone();
+        let at_means = decision.row(&values);
+        assert!(at_means.iter().all(|v| *v == 0.0));
+        let Some(&gap) = decision.missing_indicators.first() else {
+            return;
+        };
+        values[gap] = f64::NAN;
+        let row = decision.row(&values);
+        assert_eq!(row[gap], 0.0);
+        assert_eq!(row[decision.inputs.len()], 1.0);
+        assert!((0.0..=1.0).contains(&decision.probability(&values)));
+    }
+}

@@ -1,0 +1,386 @@
+//! The fit of the liveness decision (issue 66): the development set (the CSV that
+//! `examples/feature_table.rs` writes: camera-family sessions of both halves and their trimmed
+//! sheets, labelled, with the fitted decision's inputs), one L2-regularised logistic regression
+//! fitted on it ([`fit`], full-batch gradient descent from zero: deterministic, so a re-fit of
+//! the same set gives the same coefficients), and its cross-validation: each session's outcome
+//! from a model fitted without its fold, by person or by camera family ([`cross_validate`]).
+//! A set that lacks an attack class or a camera family is refused, naming what it lacks.
+
+use std::collections::BTreeSet;
+
+use liveness_engine::SessionMode;
+use liveness_engine::fitted::{FittedDecision, OUTCOMES, input_names};
+
+use crate::camera_model::CameraFamily;
+use crate::error::RigError;
+
+use super::camera_family::attack_classes;
+
+/// L2 penalty on the weights (not the intercept), per session.
+pub const L2: f64 = 0.05;
+/// Gradient steps and their size (full batch).
+pub const STEPS: usize = 3_000;
+pub const STEP_SIZE: f64 = 0.5;
+/// How far above the training attacks' highest probability the pass point sits: just above,
+/// as issue 66 sets it (pass where no attack of the development set passes). A margin of 0.1
+/// gives the same cross-validated figures on the committed set, but ends a live session of
+/// the overloaded-server tests in `retry` (talking-man-bluescreen@start at 0.485, the highest
+/// attack at 0.482): the margin is thin on both sides, and docs/liveness.md says so.
+pub const PASS_MARGIN: f64 = 1e-3;
+
+/// The labels before the inputs in every row, in order.
+pub const LABELS: [&str; 9] = [
+    "half", "draw", "class", "clip", "source", "truth", "family", "ratio", "verdict",
+];
+
+/// One session of the development set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DevelopmentSession {
+    /// The source footage (a face-swap pair's two halves share it): the person.
+    pub person: String,
+    pub family: String,
+    pub class: String,
+    pub live: bool,
+    /// Today's rules' verdict (`pass`, `retry`, `fail`).
+    pub rules: String,
+    /// One value per input of [`DevelopmentSet::inputs`], NaN where unmeasured.
+    pub inputs: Vec<f64>,
+}
+
+impl DevelopmentSession {
+    /// The rules failed the session: attack evidence that no other layer disputes (the
+    /// fitted decision keeps those `fail`s and decides between `pass` and `retry` only).
+    pub fn vetoed(&self) -> bool {
+        self.rules == "fail"
+    }
+}
+
+/// The development set: its input names (the engine's, for passive sessions) and sessions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DevelopmentSet {
+    pub inputs: Vec<String>,
+    pub sessions: Vec<DevelopmentSession>,
+}
+
+impl DevelopmentSet {
+    /// Reads the CSV and refuses it when its inputs are not the engine's, or when it lacks a
+    /// live session, an attack class ([`attack_classes`]) or a camera family
+    /// ([`CameraFamily::ALL`]).
+    pub fn parse(csv: &str) -> Result<Self, RigError> {
+        let refuse = RigError::DevelopmentSet;
+        let mut lines = csv.lines();
+        let header = split_csv(lines.next().ok_or_else(|| refuse("it is empty".into()))?);
+        if header.len() < LABELS.len() || header[..LABELS.len()] != LABELS {
+            return Err(refuse(format!("its labels are not {LABELS:?}")));
+        }
+        let inputs = header[LABELS.len()..].to_vec();
+        let engine = input_names(SessionMode::Passive);
+        if inputs != engine {
+            let lacks: Vec<&String> = engine.iter().filter(|n| !inputs.contains(n)).collect();
+            return Err(refuse(format!(
+                "its inputs are not the engine's (it lacks {lacks:?})"
+            )));
+        }
+        let mut sessions = Vec::new();
+        for (number, line) in lines.enumerate() {
+            let row = split_csv(line);
+            if row.len() != header.len() {
+                return Err(refuse(format!(
+                    "row {} has {} fields, the header {}",
+                    number + 2,
+                    row.len(),
+                    header.len()
+                )));
+            }
+            sessions.push(DevelopmentSession {
+                person: row[4].clone(),
+                family: row[6].clone(),
+                class: row[2].clone(),
+                live: row[5] == "live",
+                rules: row[8].clone(),
+                inputs: row[LABELS.len()..]
+                    .iter()
+                    .map(|v| v.parse().unwrap_or(f64::NAN))
+                    .collect(),
+            });
+        }
+        let classes: BTreeSet<&str> = sessions
+            .iter()
+            .filter(|s| !s.live)
+            .map(|s| s.class.as_str())
+            .collect();
+        let lacks_classes: Vec<String> = attack_classes()
+            .into_iter()
+            .filter(|c| !classes.contains(c.as_str()))
+            .collect();
+        let families: BTreeSet<&str> = sessions.iter().map(|s| s.family.as_str()).collect();
+        let lacks_families: Vec<&str> = CameraFamily::ALL
+            .iter()
+            .map(|f| f.name())
+            .filter(|f| !families.contains(f))
+            .collect();
+        if !lacks_classes.is_empty() || !lacks_families.is_empty() {
+            return Err(refuse(format!(
+                "it lacks the attack classes {lacks_classes:?} and the camera families {lacks_families:?}"
+            )));
+        }
+        if !sessions.iter().any(|s| s.live) {
+            return Err(refuse("it holds no live session".into()));
+        }
+        Ok(Self { inputs, sessions })
+    }
+}
+
+impl DevelopmentSet {
+    /// `decision`'s probability of a live person for `session` (of this set).
+    pub fn probability(&self, decision: &FittedDecision, session: &DevelopmentSession) -> f64 {
+        let values: Vec<f64> = decision
+            .inputs
+            .iter()
+            .map(|name| {
+                self.inputs
+                    .iter()
+                    .position(|n| n == name)
+                    .map_or(f64::NAN, |j| session.inputs[j])
+            })
+            .collect();
+        decision.probability(&values)
+    }
+}
+
+/// The outcome of a session under a fitted decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Pass,
+    Retry,
+    /// A hard veto (a layer's undisputable attack), before the model.
+    Fail,
+}
+
+/// The inputs of `names` whose part after the layer is one of the layers' outcomes
+/// (`fitted::OUTCOMES`): the model over the table of layers alone.
+pub fn outcome_inputs(names: &[String]) -> Vec<String> {
+    names
+        .iter()
+        .filter(|name| {
+            name.split_once('.')
+                .is_some_and(|(_, rest)| OUTCOMES.contains(&rest))
+        })
+        .cloned()
+        .collect()
+}
+
+/// Fits the model reading `chosen` (names among `set_inputs`, the inputs every session
+/// holds) on `train`: each input standardised, a missing indicator for each input missing in
+/// some session, the pass point just above the highest training attack's probability.
+pub fn fit(
+    train: &[&DevelopmentSession],
+    set_inputs: &[String],
+    chosen: &[String],
+    provenance: &str,
+) -> FittedDecision {
+    let columns: Vec<usize> = chosen
+        .iter()
+        .filter_map(|name| set_inputs.iter().position(|n| n == name))
+        .collect();
+    let values: Vec<Vec<f64>> = train
+        .iter()
+        .map(|s| columns.iter().map(|&j| s.inputs[j]).collect())
+        .collect();
+    let width = columns.len();
+    let mut decision = FittedDecision {
+        mode: SessionMode::Passive,
+        inputs: columns.iter().map(|&j| set_inputs[j].clone()).collect(),
+        means: vec![0.0; width],
+        scales: vec![1.0; width],
+        missing_indicators: Vec::new(),
+        weights: Vec::new(),
+        intercept: 0.0,
+        pass_at: 1.0,
+        provenance: provenance.to_string(),
+    };
+    for j in 0..width {
+        let seen: Vec<f64> = values
+            .iter()
+            .map(|row| row[j])
+            .filter(|v| v.is_finite())
+            .collect();
+        if seen.len() < values.len() {
+            decision.missing_indicators.push(j);
+        }
+        if seen.is_empty() {
+            continue;
+        }
+        let mean = seen.iter().sum::<f64>() / seen.len() as f64;
+        let variance = seen.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / seen.len() as f64;
+        decision.means[j] = mean;
+        decision.scales[j] = if variance > 1e-12 {
+            variance.sqrt()
+        } else {
+            1.0
+        };
+    }
+    let rows: Vec<Vec<f64>> = values.iter().map(|row| decision.row(row)).collect();
+    let labels: Vec<f64> = train.iter().map(|s| f64::from(u8::from(s.live))).collect();
+    let n = rows.len().max(1) as f64;
+    let mut weights = vec![0.0; width + decision.missing_indicators.len()];
+    let mut intercept = 0.0;
+    for _ in 0..STEPS {
+        let mut gradient = vec![0.0; weights.len()];
+        let mut gradient_intercept = 0.0;
+        for (row, label) in rows.iter().zip(&labels) {
+            let z = intercept + row.iter().zip(&weights).map(|(x, w)| x * w).sum::<f64>();
+            let error = 1.0 / (1.0 + (-z).exp()) - label;
+            gradient_intercept += error;
+            for (g, x) in gradient.iter_mut().zip(row) {
+                *g += error * x;
+            }
+        }
+        for (w, g) in weights.iter_mut().zip(&gradient) {
+            *w -= STEP_SIZE * (g / n + L2 * *w);
+        }
+        intercept -= STEP_SIZE * gradient_intercept / n;
+    }
+    decision.weights = weights;
+    decision.intercept = intercept;
+    decision.pass_at = train
+        .iter()
+        .zip(&values)
+        .filter(|(s, _)| !s.live)
+        .map(|(_, row)| decision.probability(row))
+        .fold(0.0f64, f64::max)
+        + PASS_MARGIN;
+    decision
+}
+
+/// Each session's outcome under a model reading `chosen` fitted without its fold (the
+/// sessions sharing its `key`). With `veto`, a session the rules failed is `Fail` and left out
+/// of every fit; with `keep_rules_passes`, a session the rules passed passes whatever the
+/// model says (the model only turns the rules' `retry` into `pass`, as the engine decides).
+pub fn cross_validate(
+    set: &DevelopmentSet,
+    chosen: &[String],
+    key: fn(&DevelopmentSession) -> &str,
+    (veto, keep_rules_passes): (bool, bool),
+) -> Vec<Outcome> {
+    let vetoed: Vec<bool> = set.sessions.iter().map(|s| veto && s.vetoed()).collect();
+    let mut outcomes: Vec<Outcome> = set
+        .sessions
+        .iter()
+        .zip(&vetoed)
+        .map(
+            |(s, v)| match (*v, keep_rules_passes && s.rules == "pass") {
+                (true, _) => Outcome::Fail,
+                (false, true) => Outcome::Pass,
+                (false, false) => Outcome::Retry,
+            },
+        )
+        .collect();
+    let folds: BTreeSet<&str> = set.sessions.iter().map(key).collect();
+    for fold in folds {
+        let train: Vec<&DevelopmentSession> = set
+            .sessions
+            .iter()
+            .zip(&vetoed)
+            .filter(|(s, v)| key(s) != fold && !**v)
+            .map(|(s, _)| s)
+            .collect();
+        let model = fit(&train, &set.inputs, chosen, "cross-validation fold");
+        for (i, s) in set.sessions.iter().enumerate() {
+            if key(s) == fold && !vetoed[i] && set.probability(&model, s) >= model.pass_at {
+                outcomes[i] = Outcome::Pass;
+            }
+        }
+    }
+    outcomes
+}
+
+/// One CSV line's fields (quoted fields may hold commas and doubled quotes).
+pub fn split_csv(line: &str) -> Vec<String> {
+    let mut fields = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(std::mem::take(&mut field)),
+            _ => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The development set the bundled coefficients were fitted on.
+    fn committed_set() -> String {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../liveness-engine/data/development_set.csv");
+        std::fs::read_to_string(&path).expect("the committed development set")
+    }
+
+    #[test]
+    fn a_refit_of_the_committed_set_gives_the_bundled_coefficients() {
+        let set = DevelopmentSet::parse(&committed_set()).expect("the committed set is whole");
+        let bundled = FittedDecision::bundled().expect("the bundled coefficients fit");
+        let train: Vec<&DevelopmentSession> = set.sessions.iter().filter(|s| !s.vetoed()).collect();
+        let refit = fit(&train, &set.inputs, &bundled.inputs, &bundled.provenance);
+        assert_eq!(refit.inputs, bundled.inputs);
+        assert_eq!(refit.missing_indicators, bundled.missing_indicators);
+        let close = |a: &[f64], b: &[f64]| {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|(x, y)| (x - y).abs() <= 1e-9 * (1.0 + y.abs()))
+        };
+        assert!(close(&refit.means, &bundled.means), "means");
+        assert!(close(&refit.scales, &bundled.scales), "scales");
+        assert!(close(&refit.weights, &bundled.weights), "weights");
+        assert!(close(
+            &[refit.intercept, refit.pass_at],
+            &[bundled.intercept, bundled.pass_at]
+        ));
+    }
+
+    #[test]
+    fn a_set_without_an_attack_class_or_a_camera_family_is_refused_naming_it() {
+        let text = committed_set();
+        let without = |needle: &str| -> String {
+            text.lines()
+                .filter(|line| !line.contains(needle))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let error = DevelopmentSet::parse(&without("replay on a screen"))
+            .expect_err("refused")
+            .to_string();
+        assert!(error.contains("replay on a screen"), "{error}");
+        let error = DevelopmentSet::parse(&without("slow phone"))
+            .expect_err("refused")
+            .to_string();
+        assert!(error.contains("slow phone"), "{error}");
+        let mut header: Vec<&str> = text.lines().collect();
+        let renamed = header[0].replace("motion.sway", "motion.swing");
+        header[0] = &renamed;
+        let error = DevelopmentSet::parse(&header.join("\n"))
+            .expect_err("refused")
+            .to_string();
+        assert!(error.contains("motion.sway"), "{error}");
+    }
+
+    #[test]
+    fn quoted_fields_keep_their_commas_and_quotes() {
+        assert_eq!(
+            split_csv(r#"a,"b, c","say ""hi""",1"#),
+            vec!["a", "b, c", r#"say "hi""#, "1"]
+        );
+    }
+}
