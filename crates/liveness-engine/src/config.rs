@@ -1,8 +1,8 @@
 //! Tunable limits and timings of a liveness session, with the defaults the product ships.
 
-use serde::{Deserialize, Serialize};
-
 use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
 
 use crate::error::LivenessError;
 use crate::fitted::FittedDecision;

@@ -151,7 +151,11 @@ impl FittedDecision {
     /// The values of the model's inputs among a session's `values` (one per engine input of
     /// the mode, [`input_names`]).
     pub fn select(&self, values: &[f64]) -> Vec<f64> {
-        let engine = input_names(self.mode);
+        self.select_among(&input_names(self.mode), values)
+    }
+
+    /// [`Self::select`] with the engine's input names already listed.
+    fn select_among(&self, engine: &[String], values: &[f64]) -> Vec<f64> {
         self.inputs
             .iter()
             .map(|name| {
@@ -198,8 +202,9 @@ impl FittedDecision {
     /// session is of another mode than the model's.
     pub fn live_probability(&self, mode: SessionMode, layers: &[LayerScore]) -> Option<f64> {
         let values: Vec<f64> = inputs(layers).into_iter().map(f64::from).collect();
-        (mode == self.mode && values.len() == input_names(mode).len())
-            .then(|| self.probability(&self.select(&values)))
+        let engine = input_names(mode);
+        (mode == self.mode && values.len() == engine.len())
+            .then(|| self.probability(&self.select_among(&engine, &values)))
     }
 }
 

@@ -129,22 +129,11 @@ impl DevelopmentSet {
         }
         Ok(Self { inputs, sessions })
     }
-}
 
-impl DevelopmentSet {
-    /// `decision`'s probability of a live person for `session` (of this set).
+    /// `decision`'s probability of a live person for `session` (of this set, whose inputs are
+    /// the engine's: [`Self::parse`] holds it to them).
     pub fn probability(&self, decision: &FittedDecision, session: &DevelopmentSession) -> f64 {
-        let values: Vec<f64> = decision
-            .inputs
-            .iter()
-            .map(|name| {
-                self.inputs
-                    .iter()
-                    .position(|n| n == name)
-                    .map_or(f64::NAN, |j| session.inputs[j])
-            })
-            .collect();
-        decision.probability(&values)
+        decision.probability(&decision.select(&session.inputs))
     }
 }
 
