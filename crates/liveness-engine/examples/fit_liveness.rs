@@ -4,19 +4,21 @@
 //! halves of a face-swap pair share) and by camera family; in each fold the pass point is set
 //! on the training sessions alone and applied to the held-out ones.
 //! `cargo run -p facegate-liveness-engine --release --example fit_liveness -- features.csv
-//! [--inputs all|features|outcomes] [--veto] [--keep-rules-passes] [--write coefficients.json]`: the model reads
-//! the layers' measured features, their outcomes (score, attack, unjudged, vouches) or both;
+//! [--inputs all|features|outcomes|outcomes+NAME,...] [--veto] [--keep-rules-passes]
+//! [--write coefficients.json]`: the model reads the layers' measured features, their outcomes
+//! (score, attack, unjudged, vouches), both, or the outcomes and the named features (the
+//! engine's: `outcomes+deepfake_injection.light_relief_in_errors,motion.median_off_plane`);
 //! with `--veto` a session the rules failed (attack evidence no other layer disputes) stays
 //! `fail` and is left out of every fit, as the engine decides; with `--keep-rules-passes` a
-//! session the rules passed passes whatever the model says (the engine's decision: the model
-//! turns the rules' `retry` into `pass`); `--write`
+//! session the rules passed passes whatever the model says (the model only turns the rules'
+//! `retry` into `pass`; the engine lets it decide alone between the two); `--write`
 //! writes the coefficients fitted on every session (the engine's `data/fitted_decision.json`).
 
 use std::collections::BTreeMap;
 
 use liveness_rig::eval::fit::{
-    DevelopmentSession, DevelopmentSet, L2, Outcome, PASS_MARGIN, STEPS, cross_validate, fit,
-    outcome_inputs,
+    DevelopmentSession, DevelopmentSet, L2, Outcome, PASS_MARGIN, STEPS, chosen_inputs,
+    cross_validate, fit,
 };
 
 fn main() {
@@ -35,17 +37,7 @@ fn main() {
     let keep_rules_passes = args.iter().any(|a| a == "--keep-rules-passes");
     let text = std::fs::read_to_string(path).expect("the development set");
     let set = DevelopmentSet::parse(&text).unwrap_or_else(|e| panic!("{e}"));
-    let outcomes = outcome_inputs(&set.inputs);
-    let chosen: Vec<String> = match inputs.as_str() {
-        "outcomes" => outcomes,
-        "features" => set
-            .inputs
-            .iter()
-            .filter(|n| !outcomes.contains(n))
-            .cloned()
-            .collect(),
-        _ => set.inputs.clone(),
-    };
+    let chosen = chosen_inputs(&inputs, &set.inputs).unwrap_or_else(|e| panic!("{e}"));
     let count = |f: fn(&DevelopmentSession) -> &str| {
         set.sessions
             .iter()

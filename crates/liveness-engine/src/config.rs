@@ -43,8 +43,8 @@ pub struct LivenessConfig {
     /// passive mode rests on motion alone (docs/liveness.md says what that gives up).
     pub illumination_enabled: bool,
     /// The fitted decision (issue 66): it turns the rules' `retry` of a lit passive session
-    /// into `pass` where it finds a live person (`fitted::verdict`), and each verdict reports
-    /// its probability
+    /// into `pass` where it finds a live person, and their `pass` into `retry` where it does not
+    /// (`fitted::verdict`), and each verdict reports its probability
     /// (`VerdictReport::fitted_live_probability`). By default the bundled coefficients
     /// ([`FittedDecision::shared_bundled`]); the service sets the ones its settings name.
     /// None: the rules alone decide.

@@ -23,10 +23,10 @@ pub const DOUBT: f32 = 0.35;
 const ATTACK_CEILING: f32 = 0.3;
 /// Confidence ceiling when a layer is in doubt or the session ended inconclusively: the
 /// highest reported confidence (three decimals kept, so 0.01 below) short of a pass.
-const RETRY_CEILING: f32 = PASS_CONFIDENCE - 0.01;
+pub(crate) const RETRY_CEILING: f32 = PASS_CONFIDENCE - 0.01;
 /// Confidence floor of a session that ended before its flow completed (no face, timeout,
 /// too many invalid frames, stream closed) and raised no attack: the spec's `retry`.
-const RETRY_FLOOR: f32 = RETRY_CONFIDENCE;
+pub(crate) const RETRY_FLOOR: f32 = RETRY_CONFIDENCE;
 
 /// Why a session ended before its flow completed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -114,7 +114,7 @@ pub fn attack_call(layers: &[LayerScore]) -> AttackCall {
 }
 
 /// The code of a layer that measured, but too weakly to let the session pass.
-fn doubt_reason(layer: Layer) -> ReasonCode {
+pub(crate) fn doubt_reason(layer: Layer) -> ReasonCode {
     match layer {
         Layer::ChallengeResponse => ReasonCode::ChallengeMissed,
         Layer::AntiSpoof => ReasonCode::PresentationAttackSuspected,

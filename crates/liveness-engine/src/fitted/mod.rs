@@ -6,11 +6,13 @@
 //! engine's; loading refuses a name the engine does not export, naming it; nothing falls back
 //! to guessed weights.
 //!
-//! It turns the rules' `retry` of a lit passive session into `pass` where it finds a live
-//! person ([`verdict::decide`]); the rules keep every `fail`, every `pass` and the sessions it
-//! was not fitted for. Held out by person and by camera family it brings the live sessions
-//! not passed from 15 of 78 to 2 and lets no attack through that the rules stop
-//! (docs/accuracy.md).
+//! Between `pass` and `retry` of a lit passive session that finished its flow it decides
+//! alone ([`verdict::decide`]); the rules keep every `fail` (the hard vetoes) and the sessions
+//! it was not fitted for. It reads the layers' outcomes and two measured features of the
+//! face's depth: the light's relief in its own standard errors (a head's answer curves with
+//! the face, a sheet's follows a plane) and motion's median off-plane parallax. Held out by
+//! person and by camera family it brings the live sessions not passed from 15 of 78 to 2 and
+//! the trimmed sheets that pass from 4 of 132 to 1 (docs/accuracy.md).
 
 pub mod verdict;
 
@@ -21,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::SessionMode;
 use crate::error::LivenessError;
 use crate::evidence::Evidence;
-use crate::layers::{LAYERS, LayerScore};
+use crate::layers::{LAYERS, Layer, LayerScore};
 
 /// A layer's outcome as the model reads it, before its features: its score, whether it
 /// raised an attack (1 undisputable, 0.5 disputable), whether it could not judge, and whether
@@ -196,6 +198,47 @@ impl FittedDecision {
                 .map(|(w, x)| w * x)
                 .sum::<f64>();
         1.0 / (1.0 + (-z).exp())
+    }
+
+    /// Each model input's pull on the log-odds for a session's values of the model's inputs:
+    /// its weight times its standardised value, plus its missing indicator's weight times the
+    /// indicator (one per name of [`Self::inputs`]).
+    pub fn pulls(&self, inputs: &[f64]) -> Vec<f64> {
+        let row = self.row(inputs);
+        let width = self.inputs.len();
+        let mut pulls: Vec<f64> = (0..width).map(|j| self.weights[j] * row[j]).collect();
+        for (k, &j) in self.missing_indicators.iter().enumerate() {
+            pulls[j] += self.weights[width + k] * row[width + k];
+        }
+        pulls
+    }
+
+    /// The layer whose inputs pull a session scored as `layers` furthest towards an attack
+    /// (their pulls summed, [`Self::pulls`]); `None` when no layer pulls that way or the
+    /// session is of another mode than the model's.
+    pub fn lowering_layer(&self, mode: SessionMode, layers: &[LayerScore]) -> Option<Layer> {
+        let values: Vec<f64> = inputs(layers).into_iter().map(f64::from).collect();
+        let engine = input_names(mode);
+        if mode != self.mode || values.len() != engine.len() {
+            return None;
+        }
+        let pulls = self.pulls(&self.select_among(&engine, &values));
+        LAYERS
+            .iter()
+            .map(|row| {
+                let prefix = format!("{}.", row.layer.name());
+                let pull: f64 = self
+                    .inputs
+                    .iter()
+                    .zip(&pulls)
+                    .filter(|(name, _)| name.starts_with(&prefix))
+                    .map(|(_, pull)| pull)
+                    .sum();
+                (row.layer, pull)
+            })
+            .filter(|(_, pull)| *pull < 0.0)
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(layer, _)| layer)
     }
 
     /// The probability of a live person for a session scored as `layers`; `None` when the

@@ -1,17 +1,15 @@
-//! The verdict under the fitted decision (issue 66). The rules (`crate::fusion`) decide first;
-//! the model may only turn their `retry` of a lit passive session that finished its flow into
-//! a `pass`, when its probability of a live person reaches the pass point. So the rules keep
-//! every `fail` (attack evidence that no other layer disputes) and every `pass`, and decide
-//! alone the sessions the model was not fitted for (not lit, not passive, a flow that did not
-//! finish). The model undoes the rules' `retry` where one layer was in doubt, could not judge
-//! or raised a disputable attack while the others vouched for a live face; it does not end
-//! a session the rules passed (its development set holds no session of an overloaded server,
-//! and it would end such a live session in `retry`: docs/liveness.md).
+//! The verdict under the fitted decision (issue 66). The rules (`crate::fusion`) decide first
+//! and keep every `fail` (attack evidence that no other layer disputes: the hard vetoes) and
+//! every session the model was not fitted for (not lit, not passive, a flow that did not
+//! finish). Between `pass` and `retry` of a lit passive session that finished its flow the
+//! model decides alone: it passes when its probability of a live person reaches the pass
+//! point, and otherwise ends the session in `retry`, the rules' own reasons kept where they
+//! gave one, or else the code of the layer whose inputs pulled the probability down furthest.
 
-use domain::{PASS_CONFIDENCE, Verdict};
+use domain::{PASS_CONFIDENCE, ReasonCode, Verdict};
 
 use crate::config::SessionMode;
-use crate::fusion::{EndReason, VerdictReport};
+use crate::fusion::{EndReason, RETRY_CEILING, RETRY_FLOOR, VerdictReport, doubt_reason};
 
 use super::FittedDecision;
 
@@ -27,15 +25,17 @@ pub fn decide(
     let Some(probability) = decision.live_probability(mode, &rules.layers) else {
         return rules;
     };
+    let lowering = decision.lowering_layer(mode, &rules.layers);
     let mut report = VerdictReport {
         fitted_live_probability: Some(probability as f32),
         ..rules
     };
-    let decides = lit
-        && report.end_reason == EndReason::Completed
-        && report.verdict == Verdict::Retry
-        && probability >= decision.pass_at;
-    if decides {
+    let decides =
+        lit && report.end_reason == EndReason::Completed && report.verdict != Verdict::Fail;
+    if !decides {
+        return report;
+    }
+    if probability >= decision.pass_at {
         // the confidence maps the probability above the pass point onto the pass band
         let above = ((probability - decision.pass_at) / (1.0 - decision.pass_at).max(1e-9)) as f32;
         let confidence = PASS_CONFIDENCE + (1.0 - PASS_CONFIDENCE) * above.clamp(0.0, 1.0);
@@ -43,6 +43,13 @@ pub fn decide(
         report.verdict = Verdict::Pass;
         // a clean pass carries no code (the API's contract)
         report.reasons = Vec::new();
+    } else if report.verdict == Verdict::Pass {
+        // below the pass point: the retry band, as far down it as the probability is
+        let below = (probability / decision.pass_at.max(1e-9)) as f32;
+        let confidence = RETRY_FLOOR + (RETRY_CEILING - RETRY_FLOOR) * below.clamp(0.0, 1.0);
+        report.confidence = (confidence * 1000.0).round() / 1000.0;
+        report.verdict = Verdict::Retry;
+        report.reasons = vec![lowering.map_or(ReasonCode::LowConfidence, doubt_reason)];
     }
     report
 }
@@ -52,7 +59,6 @@ mod tests {
     use super::*;
     use crate::fusion::fuse;
     use crate::layers::{LAYERS, Layer, LayerScore};
-    use domain::ReasonCode;
 
     /// A measured layer with every feature unmeasured (NaN), as the table exports them.
     fn measured(layer: Layer, score: f32) -> LayerScore {
@@ -73,34 +79,53 @@ mod tests {
         fuse(SessionMode::Passive, layers, end)
     }
 
-    fn bundled() -> FittedDecision {
-        FittedDecision::bundled().expect("bundled")
+    /// A model that reads the motion layer's score alone: live from a score of 0.5 on.
+    fn motion_model() -> FittedDecision {
+        let decision = FittedDecision {
+            mode: SessionMode::Passive,
+            inputs: vec!["motion.score".into()],
+            means: vec![0.5],
+            scales: vec![0.1],
+            missing_indicators: Vec::new(),
+            weights: vec![2.0],
+            intercept: 0.0,
+            pass_at: 0.5,
+            provenance: "a test".into(),
+        };
+        decision.check().expect("the test model fits the engine");
+        decision
     }
 
     #[test]
-    fn a_retry_the_model_finds_live_passes_and_one_it_does_not_stays() {
-        // the motion layer in doubt: the rules' retry
+    fn between_pass_and_retry_the_model_decides() {
+        let model = motion_model();
+        // the motion layer in doubt: the rules' retry, the model's live person
         let doubted = passive(0.95, 0.3, EndReason::Completed);
         assert_eq!(doubted.verdict, Verdict::Retry);
-        let decided = decide(&bundled(), SessionMode::Passive, true, doubted);
-        let p = decided.fitted_live_probability.expect("a probability");
-        assert!(f64::from(p) >= bundled().pass_at, "{p}");
-        assert_eq!(decided.verdict, Verdict::Pass, "{decided:?}");
-        assert!(decided.confidence >= PASS_CONFIDENCE);
-        assert!(decided.reasons.is_empty(), "a clean pass carries no code");
+        let low = decide(&model, SessionMode::Passive, true, doubted);
+        assert!(low.fitted_live_probability.expect("a probability") < 0.5);
+        assert_eq!(low.verdict, Verdict::Retry, "{low:?}");
 
-        let weak = passive(0.2, 0.2, EndReason::Completed);
-        let kept = decide(&bundled(), SessionMode::Passive, true, weak.clone());
-        assert!(f64::from(kept.fitted_live_probability.expect("p")) < bundled().pass_at);
-        assert_eq!(
-            (kept.verdict, kept.confidence, kept.reasons),
-            (weak.verdict, weak.confidence, weak.reasons)
-        );
+        let doubted = passive(0.2, 0.6, EndReason::Completed);
+        assert_eq!(doubted.verdict, Verdict::Retry);
+        let passed = decide(&model, SessionMode::Passive, true, doubted);
+        assert_eq!(passed.verdict, Verdict::Pass, "{passed:?}");
+        assert!(passed.confidence >= PASS_CONFIDENCE);
+        assert!(passed.reasons.is_empty(), "a clean pass carries no code");
+
+        // the rules' pass that the model does not find live: retry, the layer that pulled it
+        // down named
+        let rules = passive(0.95, 0.45, EndReason::Completed);
+        assert_eq!(rules.verdict, Verdict::Pass, "{rules:?}");
+        let demoted = decide(&model, SessionMode::Passive, true, rules);
+        assert_eq!(demoted.verdict, Verdict::Retry, "{demoted:?}");
+        assert!((RETRY_FLOOR..=RETRY_CEILING).contains(&demoted.confidence));
+        assert_eq!(demoted.reasons, vec![ReasonCode::PrintSuspected]);
     }
 
     #[test]
-    fn the_rules_keep_their_fails_passes_and_the_sessions_the_model_was_not_fitted_for() {
-        let decision = bundled();
+    fn the_rules_keep_their_fails_and_the_sessions_the_model_was_not_fitted_for() {
+        let model = motion_model();
         let mut attacked = passive(0.95, 0.95, EndReason::Completed);
         attacked.layers[1] = LayerScore::attack(
             Layer::DeepfakeInjection,
@@ -114,32 +139,37 @@ mod tests {
             EndReason::Completed,
         );
         assert_eq!(rules.verdict, Verdict::Fail);
-        let kept = decide(&decision, SessionMode::Passive, true, rules.clone());
+        let kept = decide(&model, SessionMode::Passive, true, rules.clone());
         assert_eq!(
             (kept.verdict, kept.confidence),
             (rules.verdict, rules.confidence)
         );
 
-        let passed = passive(0.95, 0.95, EndReason::Completed);
-        assert_eq!(passed.verdict, Verdict::Pass);
-        let kept = decide(&decision, SessionMode::Passive, true, passed.clone());
-        assert_eq!(
-            (kept.verdict, kept.confidence),
-            (passed.verdict, passed.confidence)
-        );
-
         for (lit, end) in [(false, EndReason::Completed), (true, EndReason::NoFace)] {
-            let rules = passive(0.95, 0.3, end);
-            let kept = decide(&decision, SessionMode::Passive, lit, rules.clone());
-            assert_eq!(kept.verdict, Verdict::Retry, "lit {lit}, {end:?}");
+            let rules = passive(0.95, 0.9, end);
+            let kept = decide(&model, SessionMode::Passive, lit, rules.clone());
+            assert_eq!(kept.verdict, rules.verdict, "lit {lit}, {end:?}");
             assert!(kept.fitted_live_probability.is_some());
         }
         let active = passive(0.95, 0.3, EndReason::Completed);
-        let kept = decide(&decision, SessionMode::Active, true, active.clone());
+        let kept = decide(&model, SessionMode::Active, true, active.clone());
         assert_eq!(
             (kept.verdict, kept.confidence, kept.fitted_live_probability),
             (active.verdict, active.confidence, None),
             "an active session is the rules' alone"
         );
+    }
+
+    #[test]
+    fn the_bundled_model_reads_every_session_of_its_mode() {
+        let bundled = FittedDecision::bundled().expect("bundled");
+        let report = decide(
+            &bundled,
+            SessionMode::Passive,
+            true,
+            passive(0.95, 0.95, EndReason::Completed),
+        );
+        let p = report.fitted_live_probability.expect("a probability");
+        assert!((0.0..=1.0).contains(&p), "{p}");
     }
 }

@@ -145,8 +145,13 @@ fn held_back_live_cases() -> Vec<Case> {
 fn print(label: &str, run: &Run) {
     let light = run.light.map(|l| l.describe()).unwrap_or_default();
     println!(
-        "{label}: {} {:?} {:.2} {:?} at {:?} ms | {light}",
-        run.name, run.report.verdict, run.report.confidence, run.report.reasons, run.verdict_at_ms
+        "{label}: {} {:?} {:.2} {:?} at {:?} ms, fitted p {:?} | {light}",
+        run.name,
+        run.report.verdict,
+        run.report.confidence,
+        run.report.reasons,
+        run.verdict_at_ms,
+        run.report.fitted_live_probability
     );
 }
 
