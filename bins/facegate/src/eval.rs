@@ -66,7 +66,9 @@ pub enum EvalCommand {
         /// the light check. Without it the light check is off for the evaluation.
         #[arg(long)]
         light_ratio: Option<f32>,
-        /// What the rendered light falls on.
+        /// What the rendered light falls on; `by-class`: each class of recordings by its
+        /// folder's name (`live…`, `print…`, `replay…`, `injected…`, `tinted…`,
+        /// `other-sequence…`), so one run holds live people and attacks.
         #[arg(long, value_enum, default_value = "live-face")]
         light_scene: LightSceneArg,
         /// Seed of the sessions' draws and of the rendering camera (delay, jitter, noise).
@@ -78,7 +80,8 @@ pub enum EvalCommand {
         #[arg(long, value_enum, default_value = "reference")]
         camera: CameraArg,
         /// Also write OUT/report.html (the verdicts of each class of recordings, a chart, one
-        /// row per recording; offline).
+        /// row per recording; offline). A lit passive run adds the fitted decision's DET curve
+        /// per attack class against the `live…` classes, its pass point marked.
         #[arg(long, value_name = "OUT")]
         report: Option<PathBuf>,
         /// Open every session on the no-flash path (no colours; a passive session asks head

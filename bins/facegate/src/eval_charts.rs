@@ -138,8 +138,10 @@ pub(crate) fn roc_chart(
     })
 }
 
-/// DET: rejected genuine pairs against accepted impostor pairs, both on log scales.
+/// DET: rejected genuine pairs against accepted impostor pairs, both on log scales, under
+/// `caption`.
 pub(crate) fn det_chart(
+    caption: &str,
     curve: &[CurvePoint],
     operating: CurvePoint,
     genuines: usize,
@@ -147,7 +149,7 @@ pub(crate) fn det_chart(
 ) -> Result<String, String> {
     let (far_floor, frr_floor) = (floor_rate(impostors), floor_rate(genuines));
     svg(|area| {
-        let mut chart = framed(area, "DET")
+        let mut chart = framed(area, caption)
             .build_cartesian_2d(
                 (far_floor..1.0f64).log_scale(),
                 (frr_floor..1.0f64).log_scale(),

@@ -27,7 +27,7 @@ use liveness_rig::replay::{
 };
 use rand::SeedableRng;
 
-use crate::eval_report::{ClassRow, LivenessRow};
+use crate::eval_report::{ClassRow, FittedScores, LivenessRow};
 
 /// `--light-scene` values (`liveness_rig::light_camera::Scene`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -38,6 +38,32 @@ pub enum LightSceneArg {
     Injected,
     TintedStream,
     OtherSequence,
+    /// Each class of recordings its own scene, by its folder's name ([`scene_of_class`]), so
+    /// one run holds live people and attacks (and the report their DET curves).
+    ByClass,
+}
+
+/// The scene of a class of recordings under `--light-scene by-class`: its folder's name
+/// starts with `live`, `print`, `replay`, `injected`, `tinted` or `other-sequence`.
+pub fn scene_of_class(class: &str) -> Result<LightSceneArg, String> {
+    const PREFIXES: [(&str, LightSceneArg); 6] = [
+        ("live", LightSceneArg::LiveFace),
+        ("print", LightSceneArg::Print),
+        ("replay", LightSceneArg::ScreenReplay),
+        ("injected", LightSceneArg::Injected),
+        ("tinted", LightSceneArg::TintedStream),
+        ("other-sequence", LightSceneArg::OtherSequence),
+    ];
+    PREFIXES
+        .iter()
+        .find(|(prefix, _)| class.starts_with(prefix))
+        .map(|(_, scene)| *scene)
+        .ok_or_else(|| {
+            format!(
+                "--light-scene by-class: the class {class:?} names no scene (its folder's name \
+                 starts with live, print, replay, injected, tinted or other-sequence)"
+            )
+        })
 }
 
 /// The light rendered onto the recordings, if any.
@@ -68,11 +94,17 @@ impl RenderedLight {
         })
     }
 
-    fn camera(&self, engine: &Arc<FaceEngine>, index: u64) -> Option<LightCamera> {
+    /// The rendering camera of the recording at `index`, of `class`; none without the light.
+    fn camera(&self, engine: &Arc<FaceEngine>, index: u64, class: &str) -> Option<LightCamera> {
         let ratio = self.ratio?;
         let seed = self.seed.wrapping_add(index);
         let scene = match self.scene {
-            LightSceneArg::LiveFace => Scene::LiveFace,
+            LightSceneArg::ByClass => scene_of_class(class).unwrap_or(LightSceneArg::LiveFace),
+            other => other,
+        };
+        let scene = match scene {
+            // by-class resolved above (a class that names no scene is refused before the run)
+            LightSceneArg::LiveFace | LightSceneArg::ByClass => Scene::LiveFace,
             LightSceneArg::ScreenReplay => Scene::ScreenReplay,
             LightSceneArg::Print => Scene::Print,
             LightSceneArg::Injected => Scene::Injected,
@@ -139,13 +171,18 @@ pub fn run(
     if recordings.is_empty() {
         return Err(format!("{} holds no JPEG frames", dir.display()));
     }
+    if light.scene == LightSceneArg::ByClass {
+        for (class, _) in &recordings {
+            scene_of_class(class)?;
+        }
+    }
     let mut outcomes = Vec::new();
     let bar = crate::progress::progress(recordings.len(), "recordings");
-    for (index, (_, folder)) in recordings.iter().enumerate() {
+    for (index, (class, folder)) in recordings.iter().enumerate() {
         let recording = Recording::open(folder)
             .map_err(|e| e.to_string())?
             .back_and_forth(min_frames);
-        let mut camera = light.camera(&engine, index as u64);
+        let mut camera = light.camera(&engine, index as u64, class);
         let mut rng = rand::rngs::StdRng::seed_from_u64(light.seed.wrapping_add(index as u64));
         let outcome = replay_one(
             &engine,
@@ -208,7 +245,10 @@ pub fn run(
                 (None, LivenessPath::Light) => "the light check off".to_owned(),
             }
         );
-        let page = crate::eval_report::write_liveness(out, &setup, &class_rows, &rows)?;
+        let fitted =
+            FittedScores::of_run(&config, (mode, path, light.ratio), &recordings, &outcomes);
+        let page =
+            crate::eval_report::write_liveness(out, &setup, (&class_rows, fitted.as_ref()), &rows)?;
         eprintln!("report: {}", page.display());
     }
     Ok(())
@@ -336,5 +376,27 @@ fn print_table(classes: &[ClassSummary]) {
             summary.confidence_median,
             summary.confidence_max
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_class_names_its_scene_and_one_that_names_none_is_refused_naming_it() {
+        assert_eq!(scene_of_class("live"), Ok(LightSceneArg::LiveFace));
+        assert_eq!(
+            scene_of_class("live-hand-held"),
+            Ok(LightSceneArg::LiveFace)
+        );
+        assert_eq!(scene_of_class("print-trimmed"), Ok(LightSceneArg::Print));
+        assert_eq!(scene_of_class("replay"), Ok(LightSceneArg::ScreenReplay));
+        assert_eq!(
+            scene_of_class("other-sequence"),
+            Ok(LightSceneArg::OtherSequence)
+        );
+        let refused = scene_of_class("deepfake").expect_err("no scene");
+        assert!(refused.contains("\"deepfake\""), "{refused}");
     }
 }
