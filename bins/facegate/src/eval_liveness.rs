@@ -209,7 +209,8 @@ pub fn run(
         outcomes.push(outcome);
     }
     bar.finish_and_clear();
-    let classes = classes_of(&recordings, &outcomes);
+    let by_class = outcomes_by_class(&recordings, &outcomes);
+    let classes = classes_of(&by_class);
     print_table(&classes);
     if let Some(out) = report {
         let rows: Vec<LivenessRow> = outcomes
@@ -245,8 +246,7 @@ pub fn run(
                 (None, LivenessPath::Light) => "the light check off".to_owned(),
             }
         );
-        let fitted =
-            FittedScores::of_run(&config, (mode, path, light.ratio), &recordings, &outcomes);
+        let fitted = FittedScores::of_run(&config, (mode, path, light.ratio), &by_class);
         let page =
             crate::eval_report::write_liveness(out, &setup, (&class_rows, fitted.as_ref()), &rows)?;
         eprintln!("report: {}", page.display());
@@ -254,23 +254,27 @@ pub fn run(
     Ok(())
 }
 
-/// One summary per class, in the order the classes first appear.
-fn classes_of(recordings: &[(String, PathBuf)], outcomes: &[ReplayOutcome]) -> Vec<ClassSummary> {
-    let mut names: Vec<&str> = Vec::new();
-    for (class, _) in recordings {
-        if !names.contains(&class.as_str()) {
-            names.push(class);
+/// The outcomes of each class of recordings, in the order the classes first appear.
+fn outcomes_by_class<'a>(
+    recordings: &'a [(String, PathBuf)],
+    outcomes: &'a [ReplayOutcome],
+) -> Vec<(&'a str, Vec<&'a ReplayOutcome>)> {
+    let mut classes: Vec<(&str, Vec<&ReplayOutcome>)> = Vec::new();
+    for ((class, _), outcome) in recordings.iter().zip(outcomes) {
+        match classes.iter_mut().find(|(name, _)| name == class) {
+            Some((_, of_class)) => of_class.push(outcome),
+            None => classes.push((class, vec![outcome])),
         }
     }
-    names
-        .into_iter()
-        .map(|name| {
-            let of_class: Vec<ReplayOutcome> = recordings
-                .iter()
-                .zip(outcomes)
-                .filter(|((class, _), _)| class == name)
-                .map(|(_, outcome)| outcome.clone())
-                .collect();
+    classes
+}
+
+/// One summary per class, in the order the classes first appear.
+fn classes_of(by_class: &[(&str, Vec<&ReplayOutcome>)]) -> Vec<ClassSummary> {
+    by_class
+        .iter()
+        .map(|(name, of_class)| {
+            let of_class: Vec<ReplayOutcome> = of_class.iter().map(|o| (*o).clone()).collect();
             ClassSummary::of(name, &of_class)
         })
         .collect()

@@ -126,23 +126,22 @@ impl FittedScores {
     pub fn of_run(
         config: &LivenessConfig,
         (mode, path, ratio): (SessionMode, LivenessPath, Option<f32>),
-        recordings: &[(String, PathBuf)],
-        outcomes: &[ReplayOutcome],
+        by_class: &[(&str, Vec<&ReplayOutcome>)],
     ) -> Option<Self> {
         let decision = config.fitted_decision.as_ref()?;
         if mode != decision.mode || path != LivenessPath::Light || ratio.is_none() {
             return None;
         }
-        let mut classes: Vec<(String, Vec<f32>)> = Vec::new();
-        for ((class, _), outcome) in recordings.iter().zip(outcomes) {
-            let Some(probability) = outcome.report.fitted_live_probability else {
-                continue;
-            };
-            match classes.iter_mut().find(|(name, _)| name == class) {
-                Some((_, scores)) => scores.push(probability),
-                None => classes.push((class.clone(), vec![probability])),
-            }
-        }
+        let classes = by_class
+            .iter()
+            .map(|(class, outcomes)| {
+                let scores = outcomes
+                    .iter()
+                    .filter_map(|o| o.report.fitted_live_probability)
+                    .collect();
+                (class.to_string(), scores)
+            })
+            .collect();
         Some(Self {
             pass_at: decision.pass_at as f32,
             classes,

@@ -169,6 +169,11 @@ pub fn reasons(
     codes
 }
 
+/// A confidence as a verdict reports it: three decimals.
+pub(crate) fn reported(confidence: f32) -> f32 {
+    (confidence * 1000.0).round() / 1000.0
+}
+
 /// Fuses the layers of a session of `mode` that ended for `end_reason`.
 pub fn fuse(mode: SessionMode, layers: Vec<LayerScore>, end_reason: EndReason) -> VerdictReport {
     let weights = crate::layers::weights(mode);
@@ -220,7 +225,7 @@ pub fn fuse(mode: SessionMode, layers: Vec<LayerScore>, end_reason: EndReason) -
         .unwrap_or(Verdict::Fail);
     VerdictReport {
         verdict,
-        confidence: (confidence * 1000.0).round() / 1000.0,
+        confidence: reported(confidence),
         end_reason,
         reasons: reasons(verdict, end_reason, &layers, &weights),
         layers,

@@ -4,6 +4,7 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use config::{Config, Environment, File, FileFormat};
 use ipnet::IpNet;
@@ -43,7 +44,7 @@ impl LivenessSettings {
     /// refused, naming the key and the difference, when they do not fit the engine's inputs.
     pub fn fitted_decision(
         &self,
-    ) -> Result<std::sync::Arc<liveness_engine::fitted::FittedDecision>, SettingsError> {
+    ) -> Result<Arc<liveness_engine::fitted::FittedDecision>, SettingsError> {
         use liveness_engine::fitted::FittedDecision;
         let path = self.fitted_decision_file.trim();
         let refused = |reason: String| SettingsError::Invalid {
@@ -51,15 +52,15 @@ impl LivenessSettings {
             reason,
         };
         let decision = if path.is_empty() {
-            FittedDecision::bundled()
+            // the engine's shared copy (its sessions' default): parsed once per process
+            FittedDecision::shared_bundled()
+                .map_or_else(|| FittedDecision::bundled().map(Arc::new), Ok)
         } else {
             let text =
                 std::fs::read_to_string(path).map_err(|e| refused(format!("{path}: {e}")))?;
-            FittedDecision::parse(&text)
+            FittedDecision::parse(&text).map(Arc::new)
         };
-        decision
-            .map(std::sync::Arc::new)
-            .map_err(|e| refused(e.to_string()))
+        decision.map_err(|e| refused(e.to_string()))
     }
 }
 

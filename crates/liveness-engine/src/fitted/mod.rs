@@ -190,13 +190,7 @@ impl FittedDecision {
     /// The probability of a live person for a session's values of the model's inputs (one per
     /// name of [`Self::inputs`]).
     pub fn probability(&self, inputs: &[f64]) -> f64 {
-        let z = self.intercept
-            + self
-                .weights
-                .iter()
-                .zip(self.row(inputs))
-                .map(|(w, x)| w * x)
-                .sum::<f64>();
+        let z = self.intercept + self.pulls(inputs).iter().sum::<f64>();
         1.0 / (1.0 + (-z).exp())
     }
 
@@ -213,16 +207,27 @@ impl FittedDecision {
         pulls
     }
 
-    /// The layer whose inputs pull a session scored as `layers` furthest towards an attack
-    /// (their pulls summed, [`Self::pulls`]); `None` when no layer pulls that way or the
-    /// session is of another mode than the model's.
-    pub fn lowering_layer(&self, mode: SessionMode, layers: &[LayerScore]) -> Option<Layer> {
+    /// The values of the model's inputs for a session of `mode` scored as `layers` (one per
+    /// name of [`Self::inputs`]); `None` when the session is of another mode than the model's.
+    pub fn session_inputs(&self, mode: SessionMode, layers: &[LayerScore]) -> Option<Vec<f64>> {
         let values: Vec<f64> = inputs(layers).into_iter().map(f64::from).collect();
         let engine = input_names(mode);
-        if mode != self.mode || values.len() != engine.len() {
-            return None;
-        }
-        let pulls = self.pulls(&self.select_among(&engine, &values));
+        (mode == self.mode && values.len() == engine.len())
+            .then(|| self.select_among(&engine, &values))
+    }
+
+    /// The probability of a live person for a session scored as `layers`; `None` when the
+    /// session is of another mode than the model's.
+    pub fn live_probability(&self, mode: SessionMode, layers: &[LayerScore]) -> Option<f64> {
+        self.session_inputs(mode, layers)
+            .map(|values| self.probability(&values))
+    }
+
+    /// The layer whose inputs pull a session's values of the model's inputs
+    /// ([`Self::session_inputs`]) furthest towards an attack (their [`Self::pulls`] summed);
+    /// `None` when no layer pulls that way.
+    pub fn lowering_layer(&self, inputs: &[f64]) -> Option<Layer> {
+        let pulls = self.pulls(inputs);
         LAYERS
             .iter()
             .map(|row| {
@@ -239,15 +244,6 @@ impl FittedDecision {
             .filter(|(_, pull)| *pull < 0.0)
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(layer, _)| layer)
-    }
-
-    /// The probability of a live person for a session scored as `layers`; `None` when the
-    /// session is of another mode than the model's.
-    pub fn live_probability(&self, mode: SessionMode, layers: &[LayerScore]) -> Option<f64> {
-        let values: Vec<f64> = inputs(layers).into_iter().map(f64::from).collect();
-        let engine = input_names(mode);
-        (mode == self.mode && values.len() == engine.len())
-            .then(|| self.probability(&self.select_among(&engine, &values)))
     }
 }
 

@@ -9,7 +9,7 @@
 use domain::{PASS_CONFIDENCE, ReasonCode, Verdict};
 
 use crate::config::SessionMode;
-use crate::fusion::{EndReason, RETRY_CEILING, RETRY_FLOOR, VerdictReport, doubt_reason};
+use crate::fusion::{EndReason, RETRY_CEILING, RETRY_FLOOR, VerdictReport, doubt_reason, reported};
 
 use super::FittedDecision;
 
@@ -22,10 +22,10 @@ pub fn decide(
     lit: bool,
     rules: VerdictReport,
 ) -> VerdictReport {
-    let Some(probability) = decision.live_probability(mode, &rules.layers) else {
+    let Some(values) = decision.session_inputs(mode, &rules.layers) else {
         return rules;
     };
-    let lowering = decision.lowering_layer(mode, &rules.layers);
+    let probability = decision.probability(&values);
     let mut report = VerdictReport {
         fitted_live_probability: Some(probability as f32),
         ..rules
@@ -39,7 +39,7 @@ pub fn decide(
         // the confidence maps the probability above the pass point onto the pass band
         let above = ((probability - decision.pass_at) / (1.0 - decision.pass_at).max(1e-9)) as f32;
         let confidence = PASS_CONFIDENCE + (1.0 - PASS_CONFIDENCE) * above.clamp(0.0, 1.0);
-        report.confidence = (confidence * 1000.0).round() / 1000.0;
+        report.confidence = reported(confidence);
         report.verdict = Verdict::Pass;
         // a clean pass carries no code (the API's contract)
         report.reasons = Vec::new();
@@ -47,8 +47,9 @@ pub fn decide(
         // below the pass point: the retry band, as far down it as the probability is
         let below = (probability / decision.pass_at.max(1e-9)) as f32;
         let confidence = RETRY_FLOOR + (RETRY_CEILING - RETRY_FLOOR) * below.clamp(0.0, 1.0);
-        report.confidence = (confidence * 1000.0).round() / 1000.0;
+        report.confidence = reported(confidence);
         report.verdict = Verdict::Retry;
+        let lowering = decision.lowering_layer(&values);
         report.reasons = vec![lowering.map_or(ReasonCode::LowConfidence, doubt_reason)];
     }
     report
