@@ -58,12 +58,18 @@ fn judge(challenges: &[ChallengeTracker]) -> LayerScore {
     let per_challenge: Vec<String> = challenges
         .iter()
         .map(|c| {
-            let outcome = if c.state == ChallengeState::Passed {
-                "passed"
+            let (outcome, why) = if c.state == ChallengeState::Passed {
+                ("passed", "")
+            } else if c.acted_without_return() {
+                ("missed", ", not seen back at rest")
             } else {
-                "missed"
+                ("missed", "")
             };
-            format!("{} {outcome} ({:.2})", c.kind.as_str(), c.peak_strength())
+            format!(
+                "{} {outcome} ({:.2}{why})",
+                c.kind.as_str(),
+                c.peak_strength()
+            )
         })
         .collect();
     let reason = format!(
