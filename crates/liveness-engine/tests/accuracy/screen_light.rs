@@ -76,9 +76,13 @@ fn held_back_live_passes_in_bright_and_dim_light_and_no_light_attack_passes() {
     // does every hand-held one (one clip, expressions-woman-1, is held so close that the
     // model counts only when the light backs it: relief 0.29 ± 0.02). In a bright office
     // (0.05) a match must beat what other sessions' sequences reach at a false-match rate of
-    // 1e-3 (issue 39), and the weak answer often does not: 2026-11-26, live 4 of 8,
-    // 320x240 3 of 4, near-still 4 of 4, hand-held 1 of 4 passed, every other one `retry`
-    // (`no_light_response`), none `fail` (docs/accuracy.md). Held to at least those counts.
+    // 1e-3 (issue 39), and the weak answer often does not. With the fitted decision deciding
+    // (2026-12-05): live 7 of 8, 320x240 2 of 4, near-still 3 of 4, low light 3 of 4,
+    // hand-held 0 of 4 passed (the rules alone, 2026-11-26: 4, 3, 4, –, 1), every other one
+    // `retry`, none `fail`: where the light follows but its relief is within about one
+    // standard error of 0.12 and motion saw no parallax, a live face reads like the trimmed
+    // sheets the model was fitted to stop (docs/accuracy.md). Held to at least those counts;
+    // the hand-held class is held only to never failing.
     for class in STILL_CAMERA_CLASSES
         .into_iter()
         .chain(["live hand-held camera"])
@@ -88,10 +92,10 @@ fn held_back_live_passes_in_bright_and_dim_light_and_no_light_attack_passes() {
         assert_eq!(passed, sessions, "{class} @ 0.3");
     }
     for (class, at_least) in [
-        ("live", 4),
-        ("live near-still", 4),
-        ("live 320x240 10fps q50", 3),
-        ("live hand-held camera", 1),
+        ("live", 7),
+        ("live near-still", 3),
+        ("live 320x240 10fps q50", 2),
+        ("live low light", 3),
     ] {
         let (passed, _) = passed_of(class, 0.05);
         assert!(passed >= at_least, "{class} @ 0.05: {passed} passed");
