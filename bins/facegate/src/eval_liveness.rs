@@ -94,16 +94,27 @@ impl RenderedLight {
         })
     }
 
-    /// The rendering camera of the recording at `index`, of `class`; none without the light.
-    fn camera(&self, engine: &Arc<FaceEngine>, index: u64, class: &str) -> Option<LightCamera> {
+    /// The scene rendered onto a recording of `class`: the run's, or under `by-class` the one
+    /// its class names (refused, named, when it names none).
+    fn scene_for(&self, class: &str) -> Result<LightSceneArg, String> {
+        match self.scene {
+            LightSceneArg::ByClass => scene_of_class(class),
+            scene => Ok(scene),
+        }
+    }
+
+    /// The rendering camera of the recording at `index`, whose scene is `scene`
+    /// ([`Self::scene_for`]); none without the light.
+    fn camera(
+        &self,
+        engine: &Arc<FaceEngine>,
+        index: u64,
+        scene: LightSceneArg,
+    ) -> Option<LightCamera> {
         let ratio = self.ratio?;
         let seed = self.seed.wrapping_add(index);
-        let scene = match self.scene {
-            LightSceneArg::ByClass => scene_of_class(class).unwrap_or(LightSceneArg::LiveFace),
-            other => other,
-        };
         let scene = match scene {
-            // by-class resolved above (a class that names no scene is refused before the run)
+            // `scene_for` never yields by-class: it resolves it to the class's own scene
             LightSceneArg::LiveFace | LightSceneArg::ByClass => Scene::LiveFace,
             LightSceneArg::ScreenReplay => Scene::ScreenReplay,
             LightSceneArg::Print => Scene::Print,
@@ -171,18 +182,18 @@ pub fn run(
     if recordings.is_empty() {
         return Err(format!("{} holds no JPEG frames", dir.display()));
     }
-    if light.scene == LightSceneArg::ByClass {
-        for (class, _) in &recordings {
-            scene_of_class(class)?;
-        }
-    }
+    // every recording's scene before the run, so a class that names none is refused at once
+    let scenes: Vec<LightSceneArg> = recordings
+        .iter()
+        .map(|(class, _)| light.scene_for(class))
+        .collect::<Result<_, _>>()?;
     let mut outcomes = Vec::new();
     let bar = crate::progress::progress(recordings.len(), "recordings");
-    for (index, (class, folder)) in recordings.iter().enumerate() {
+    for (index, ((_, folder), &scene)) in recordings.iter().zip(&scenes).enumerate() {
         let recording = Recording::open(folder)
             .map_err(|e| e.to_string())?
             .back_and_forth(min_frames);
-        let mut camera = light.camera(&engine, index as u64, class);
+        let mut camera = light.camera(&engine, index as u64, scene);
         let mut rng = rand::rngs::StdRng::seed_from_u64(light.seed.wrapping_add(index as u64));
         let outcome = replay_one(
             &engine,
@@ -273,10 +284,7 @@ fn outcomes_by_class<'a>(
 fn classes_of(by_class: &[(&str, Vec<&ReplayOutcome>)]) -> Vec<ClassSummary> {
     by_class
         .iter()
-        .map(|(name, of_class)| {
-            let of_class: Vec<ReplayOutcome> = of_class.iter().map(|o| (*o).clone()).collect();
-            ClassSummary::of(name, &of_class)
-        })
+        .map(|(name, of_class)| ClassSummary::of(name, of_class.iter().copied()))
         .collect()
 }
 

@@ -318,14 +318,18 @@ pub struct ClassSummary {
 }
 
 impl ClassSummary {
-    pub fn of(class: &str, outcomes: &[ReplayOutcome]) -> Self {
+    /// The row of `class` over its sessions' outcomes (borrowed: nothing is copied).
+    pub fn of<'a>(class: &str, outcomes: impl IntoIterator<Item = &'a ReplayOutcome>) -> Self {
         use domain::Verdict;
-        let count = |v: Verdict| outcomes.iter().filter(|o| o.report.verdict == v).count();
-        let mut conf: Vec<f32> = outcomes.iter().map(|o| o.report.confidence).collect();
+        let (verdicts, mut conf): (Vec<Verdict>, Vec<f32>) = outcomes
+            .into_iter()
+            .map(|o| (o.report.verdict, o.report.confidence))
+            .unzip();
+        let count = |v: Verdict| verdicts.iter().filter(|&&seen| seen == v).count();
         let median = quantile(&mut conf, 0.5);
         Self {
             class: class.to_string(),
-            sessions: outcomes.len(),
+            sessions: verdicts.len(),
             pass: count(Verdict::Pass),
             retry: count(Verdict::Retry),
             fail: count(Verdict::Fail),

@@ -38,21 +38,25 @@ pub fn decide(
     if probability >= decision.pass_at {
         // the confidence maps the probability above the pass point onto the pass band
         let above = ((probability - decision.pass_at) / (1.0 - decision.pass_at).max(1e-9)) as f32;
-        let confidence = PASS_CONFIDENCE + (1.0 - PASS_CONFIDENCE) * above.clamp(0.0, 1.0);
-        report.confidence = reported(confidence);
+        report.confidence = within(PASS_CONFIDENCE, 1.0, above);
         report.verdict = Verdict::Pass;
         // a clean pass carries no code (the API's contract)
         report.reasons = Vec::new();
     } else if report.verdict == Verdict::Pass {
         // below the pass point: the retry band, as far down it as the probability is
         let below = (probability / decision.pass_at.max(1e-9)) as f32;
-        let confidence = RETRY_FLOOR + (RETRY_CEILING - RETRY_FLOOR) * below.clamp(0.0, 1.0);
-        report.confidence = reported(confidence);
+        report.confidence = within(RETRY_FLOOR, RETRY_CEILING, below);
         report.verdict = Verdict::Retry;
         let lowering = decision.lowering_layer(&values);
         report.reasons = vec![lowering.map_or(ReasonCode::LowConfidence, doubt_reason)];
     }
     report
+}
+
+/// The confidence `fraction` (held to 0..=1) of the way from `low` to `high` of a verdict's
+/// band, as a verdict reports it.
+fn within(low: f32, high: f32, fraction: f32) -> f32 {
+    reported(low + (high - low) * fraction.clamp(0.0, 1.0))
 }
 
 #[cfg(test)]
