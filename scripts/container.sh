@@ -2,11 +2,17 @@
 # The container image, built and checked with buildah (Debian's package; chroot isolation, so
 # it runs inside this machine's sandbox; no registry is reached).
 #
-#   scripts/container.sh build   builds localhost/facegate:latest from the release binary
-#   scripts/container.sh smoke   builds it, then runs `facegate serve` inside it and checks from
-#                                outside: /healthz, a key made with `facegate keys create`
-#                                inside the image, one faces:compare, and a restart that keeps
-#                                the data. Any failure exits non-zero.
+#   scripts/container.sh build [BINARY]   builds localhost/facegate:latest from the release
+#                                         binary (built here), or from BINARY when given
+#   scripts/container.sh smoke [BINARY]   builds it, then runs `facegate serve` inside it and
+#                                         checks from outside: /healthz, a key made with
+#                                         `facegate keys create` inside the image, one
+#                                         faces:compare, and a restart that keeps the data. Any
+#                                         failure exits non-zero.
+#
+# The test command (scripts/test.sh) passes the binary its test build made (the dev profile,
+# the same code), so a run on an empty target dir does not build every dependency a second time
+# in the release profile; what ships is `build` with no argument.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/var/tmp/facegate-target}"
@@ -30,8 +36,12 @@ copy_into() {
 
 build() {
   need_buildah
-  cargo build --release -p facegate --quiet
-  local binary="$CARGO_TARGET_DIR/release/facegate"
+  local binary="${1:-}"
+  if [ -z "$binary" ]; then
+    cargo build --release -p facegate --quiet
+    binary="$CARGO_TARGET_DIR/release/facegate"
+  fi
+  [ -x "$binary" ] || { echo "no facegate binary at $binary" >&2; exit 1; }
   local context
   context="$(mktemp -d)"
   local rootfs="$context/rootfs"
@@ -71,7 +81,7 @@ wait_ok() {
 }
 
 smoke() {
-  build
+  build "${1:-}"
   local port log
   port=$(free_port)
   container=$(buildah from --quiet "$image")
@@ -114,7 +124,7 @@ smoke() {
 }
 
 case "${1:-}" in
-  build) build ;;
-  smoke) smoke ;;
-  *) echo "usage: $0 build|smoke" >&2; exit 2 ;;
+  build) build "${2:-}" ;;
+  smoke) smoke "${2:-}" ;;
+  *) echo "usage: $0 build|smoke [BINARY]" >&2; exit 2 ;;
 esac

@@ -105,10 +105,18 @@ python3 -m pip install --quiet --disable-pip-version-check "standardwebhooks==1.
 echo "== kubernetes manifests"
 bash scripts/validate-manifests.sh
 
-# The container image (buildah, chroot isolation): built from the release binary, started, and
-# checked from outside. An image that does not build or start fails the run.
+# Every test executable and the server binary the black-box tests start, built once (the dev
+# profile; its dependencies at opt-level 3).
+echo "== cargo test --workspace --no-run"
+cargo test --workspace --no-run
+cargo build -p facegate --quiet
+
+# The container image (buildah, chroot isolation): built from the binary just built (the image's
+# recipe, its libraries and start-up are what is checked; `scripts/container.sh build` ships the
+# release profile of the same code), started, and checked from outside. An image that does not
+# build or start fails the run.
 echo "== container image"
-bash scripts/container.sh smoke
+bash scripts/container.sh smoke "$CARGO_TARGET_DIR/debug/facegate"
 
 echo "== cargo test --workspace"
 cargo test --workspace "$@"
