@@ -106,9 +106,10 @@ echo "== kubernetes manifests"
 bash scripts/validate-manifests.sh
 
 # Every test executable and the server binary the black-box tests start, built once (the dev
-# profile; its dependencies at opt-level 3).
+# profile; its dependencies at opt-level 3). The same arguments as the run below, so the run
+# finds exactly what it needs already built.
 echo "== cargo test --workspace --no-run"
-cargo test --workspace --no-run
+cargo test --workspace --no-run "$@"
 cargo build -p facegate --quiet
 
 # The container image (buildah, chroot isolation): built from the binary just built (the image's
