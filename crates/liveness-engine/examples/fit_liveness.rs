@@ -20,6 +20,7 @@ use liveness_rig::eval::fit::{
     DevelopmentSession, DevelopmentSet, L2, Outcome, PASS_MARGIN, STEPS, chosen_inputs,
     cross_validate, fit,
 };
+use liveness_rig::eval::selection::{best_pair, nested_cross_validate};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -32,6 +33,19 @@ fn main() {
             .and_then(|i| args.get(i + 1))
             .cloned()
     };
+    const FLAGS: [&str; 2] = ["--veto", "--keep-rules-passes"];
+    const OPTIONS: [&str; 3] = ["--inputs", "--write", "--nested"];
+    let mut rest = args.iter().skip(1);
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            flag if FLAGS.contains(&flag) => {}
+            name if OPTIONS.contains(&name) => {
+                rest.next()
+                    .unwrap_or_else(|| panic!("{name} needs a value"));
+            }
+            other => panic!("unknown argument {other}: options {FLAGS:?} {OPTIONS:?}"),
+        }
+    }
     let inputs = option("--inputs").unwrap_or_else(|| "all".to_string());
     let veto = args.iter().any(|a| a == "--veto");
     let keep_rules_passes = args.iter().any(|a| a == "--keep-rules-passes");
@@ -66,6 +80,33 @@ fn main() {
     report("the rules alone", &set, &rules);
     let by_person: fn(&DevelopmentSession) -> &str = |s| &s.person;
     let by_family: fn(&DevelopmentSession) -> &str = |s| &s.family;
+    if let Some(candidates) = option("--nested") {
+        let candidates: Vec<String> = candidates.split(',').map(String::from).collect();
+        for (title, outer) in [
+            ("leave one person out", by_person),
+            ("leave one camera family out", by_family),
+        ] {
+            let started = std::time::Instant::now();
+            let (held_out, choices) =
+                nested_cross_validate(&set, &candidates, (outer, by_family), veto);
+            let mut chosen: BTreeMap<String, usize> = BTreeMap::new();
+            for choice in &choices {
+                *chosen.entry(choice.pair.join(" + ")).or_default() += 1;
+            }
+            report(&format!("nested, {title}"), &set, &held_out);
+            println!(
+                "pairs chosen in {} folds ({:.0} s): {chosen:?}",
+                choices.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+        let (pair, errors) = best_pair(&set, &candidates, by_family, veto);
+        println!(
+            "== chosen on every session (inner folds by camera family): {} ({errors:?})",
+            pair.join(" + ")
+        );
+        return;
+    }
     for (title, key) in [
         ("leave one person out", by_person),
         ("leave one camera family out", by_family),

@@ -12,6 +12,7 @@ pub mod frames;
 pub mod held_back;
 pub mod lit;
 pub mod screen_light;
+pub mod selection;
 pub mod set;
 
 use std::collections::HashMap;
