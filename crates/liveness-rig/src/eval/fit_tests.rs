@@ -1,0 +1,89 @@
+//! Unit tests of the development set and the fit: the committed set re-fits to the bundled
+//! coefficients, inputs are chosen by name, a set that lacks an attack class or a camera
+//! family is refused, and quoted CSV fields keep their commas.
+use super::*;
+
+/// The development set the bundled coefficients were fitted on.
+fn committed_set() -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../liveness-engine/data/development_set.csv");
+    std::fs::read_to_string(&path).expect("the committed development set")
+}
+
+#[test]
+fn a_refit_of_the_committed_set_gives_the_bundled_coefficients() {
+    let set = DevelopmentSet::parse(&committed_set()).expect("the committed set is whole");
+    let bundled = FittedDecision::bundled().expect("the bundled coefficients fit");
+    let train: Vec<&DevelopmentSession> = set.sessions.iter().filter(|s| !s.vetoed()).collect();
+    let refit = fit(&train, &set.inputs, &bundled.inputs, &bundled.provenance);
+    assert_eq!(refit.inputs, bundled.inputs);
+    assert_eq!(refit.missing_indicators, bundled.missing_indicators);
+    let close = |a: &[f64], b: &[f64]| {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| (x - y).abs() <= 1e-9 * (1.0 + y.abs()))
+    };
+    assert!(close(&refit.means, &bundled.means), "means");
+    assert!(close(&refit.scales, &bundled.scales), "scales");
+    assert!(close(&refit.weights, &bundled.weights), "weights");
+    assert!(close(
+        &[refit.intercept, refit.pass_at],
+        &[bundled.intercept, bundled.pass_at]
+    ));
+}
+
+#[test]
+fn inputs_are_chosen_by_name_and_an_unknown_one_is_refused_naming_it() {
+    let set = DevelopmentSet::parse(&committed_set()).expect("the committed set is whole");
+    let chosen = chosen_inputs("outcomes+motion.median_off_plane", &set.inputs)
+        .expect("a feature of the set");
+    assert_eq!(chosen.len(), outcome_inputs(&set.inputs).len() + 1);
+    assert_eq!(
+        chosen.last().map(String::as_str),
+        Some("motion.median_off_plane")
+    );
+    let refused = chosen_inputs("outcomes+motion.curvature", &set.inputs)
+        .expect_err("no such input")
+        .to_string();
+    assert!(refused.contains("motion.curvature"), "{refused}");
+    assert!(chosen_inputs("everything", &set.inputs).is_err());
+    assert_eq!(
+        chosen_inputs("all", &set.inputs).ok(),
+        Some(set.inputs.clone())
+    );
+}
+
+#[test]
+fn a_set_without_an_attack_class_or_a_camera_family_is_refused_naming_it() {
+    let text = committed_set();
+    let without = |needle: &str| -> String {
+        text.lines()
+            .filter(|line| !line.contains(needle))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let error = DevelopmentSet::parse(&without("replay on a screen"))
+        .expect_err("refused")
+        .to_string();
+    assert!(error.contains("replay on a screen"), "{error}");
+    let error = DevelopmentSet::parse(&without("slow phone"))
+        .expect_err("refused")
+        .to_string();
+    assert!(error.contains("slow phone"), "{error}");
+    let mut header: Vec<&str> = text.lines().collect();
+    let renamed = header[0].replace("motion.sway", "motion.swing");
+    header[0] = &renamed;
+    let error = DevelopmentSet::parse(&header.join("\n"))
+        .expect_err("refused")
+        .to_string();
+    assert!(error.contains("motion.sway"), "{error}");
+}
+
+#[test]
+fn quoted_fields_keep_their_commas_and_quotes() {
+    assert_eq!(
+        split_csv(r#"a,"b, c","say ""hi""",1"#),
+        vec!["a", "b, c", r#"say "hi""#, "1"]
+    );
+}
