@@ -37,12 +37,13 @@ for clip in "$data"/videos/*.mp4 "$data"/videos/face-swap/pair*-real.mp4; do
   [ "$(basename "$clip")" = talking-man-bluescreen.mp4 ] || clips+=("$clip")
 done
 clips+=("$data/videos/talking-man-bluescreen.mp4")
-count_images() { find -L "$out" -type f \( -name '*.jpg' -o -name '*.png' -o -name '*.jpeg' \) | wc -l; }
+images() { find -L "$1" -type f \( -name '*.jpg' -o -name '*.png' -o -name '*.jpeg' \) | wc -l; }
+left=$((target - $(images "$out")))
 for clip in "${clips[@]}"; do
-  name="video-$(basename "$clip" .mp4)"
-  left=$((target - $(count_images)))
   [ "$left" -gt 0 ] || break
+  name="video-$(basename "$clip" .mp4)"
   mkdir -p "$out/$name"
   ffmpeg -v error -i "$clip" -frames:v "$left" -q:v 3 "$out/$name/%05d.jpg"
+  left=$((left - $(images "$out/$name")))
 done
-echo "$out: $(count_images) images of $(find "$out" -mindepth 1 -maxdepth 1 | wc -l) identities"
+echo "$out: $(images "$out") images of $(find "$out" -mindepth 1 -maxdepth 1 | wc -l) identities"

@@ -27,28 +27,26 @@ fn main() {
     let path = args
         .first()
         .expect("usage: fit_liveness <features.csv> [options]");
-    let option = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-    };
     const FLAGS: [&str; 2] = ["--veto", "--keep-rules-passes"];
     const OPTIONS: [&str; 3] = ["--inputs", "--write", "--nested"];
+    let (mut flags, mut options) = (Vec::new(), BTreeMap::new());
     let mut rest = args.iter().skip(1);
     while let Some(arg) = rest.next() {
         match arg.as_str() {
-            flag if FLAGS.contains(&flag) => {}
+            flag if FLAGS.contains(&flag) => flags.push(flag),
             name if OPTIONS.contains(&name) => {
-                rest.next()
+                let value = rest
+                    .next()
                     .unwrap_or_else(|| panic!("{name} needs a value"));
+                options.insert(name, value.clone());
             }
             other => panic!("unknown argument {other}: options {FLAGS:?} {OPTIONS:?}"),
         }
     }
+    let option = |name: &str| options.get(name).cloned();
     let inputs = option("--inputs").unwrap_or_else(|| "all".to_string());
-    let veto = args.iter().any(|a| a == "--veto");
-    let keep_rules_passes = args.iter().any(|a| a == "--keep-rules-passes");
+    let veto = flags.contains(&"--veto");
+    let keep_rules_passes = flags.contains(&"--keep-rules-passes");
     let text = std::fs::read_to_string(path).expect("the development set");
     let set = DevelopmentSet::parse(&text).unwrap_or_else(|e| panic!("{e}"));
     let chosen = chosen_inputs(&inputs, &set.inputs).unwrap_or_else(|e| panic!("{e}"));

@@ -288,15 +288,27 @@ pub fn cross_validate(
     set: &DevelopmentSet,
     chosen: &[String],
     key: fn(&DevelopmentSession) -> &str,
-    (veto, keep_rules_passes): (bool, bool),
+    flags: (bool, bool),
 ) -> Vec<Outcome> {
-    let vetoed: Vec<bool> = set.sessions.iter().map(|s| veto && s.vetoed()).collect();
+    cross_validate_choosing(set, key, flags, |_, _| chosen.to_vec())
+}
+
+/// [`cross_validate`] with the inputs chosen in each fold: `choose` is handed the fold and
+/// its training sessions (every session outside it, those the rules failed included) and
+/// names the inputs the fold's model reads (the nested cross-validation of
+/// `eval::selection`, where the choice is held out too).
+pub fn cross_validate_choosing(
+    set: &DevelopmentSet,
+    key: fn(&DevelopmentSession) -> &str,
+    (veto, keep_rules_passes): (bool, bool),
+    mut choose: impl FnMut(&str, &[&DevelopmentSession]) -> Vec<String>,
+) -> Vec<Outcome> {
+    let vetoed = |s: &DevelopmentSession| veto && s.vetoed();
     let mut outcomes: Vec<Outcome> = set
         .sessions
         .iter()
-        .zip(&vetoed)
         .map(
-            |(s, v)| match (*v, keep_rules_passes && s.rules == "pass") {
+            |s| match (vetoed(s), keep_rules_passes && s.rules == "pass") {
                 (true, _) => Outcome::Fail,
                 (false, true) => Outcome::Pass,
                 (false, false) => Outcome::Retry,
@@ -305,16 +317,13 @@ pub fn cross_validate(
         .collect();
     let folds: BTreeSet<&str> = set.sessions.iter().map(key).collect();
     for fold in folds {
-        let train: Vec<&DevelopmentSession> = set
-            .sessions
-            .iter()
-            .zip(&vetoed)
-            .filter(|(s, v)| key(s) != fold && !**v)
-            .map(|(s, _)| s)
-            .collect();
-        let model = fit(&train, &set.inputs, chosen, "cross-validation fold");
+        let training: Vec<&DevelopmentSession> =
+            set.sessions.iter().filter(|s| key(s) != fold).collect();
+        let chosen = choose(fold, &training);
+        let train: Vec<&DevelopmentSession> = training.into_iter().filter(|s| !vetoed(s)).collect();
+        let model = fit(&train, &set.inputs, &chosen, "cross-validation fold");
         for (i, s) in set.sessions.iter().enumerate() {
-            if key(s) == fold && !vetoed[i] && set.probability(&model, s) >= model.pass_at {
+            if key(s) == fold && !vetoed(s) && set.probability(&model, s) >= model.pass_at {
                 outcomes[i] = Outcome::Pass;
             }
         }

@@ -6,9 +6,10 @@
 //! on them and judges its held-out sessions ([`nested_cross_validate`]). The figure of the
 //! whole procedure, choice included, is what a new person or camera would see.
 
-use std::collections::BTreeSet;
-
-use super::fit::{DevelopmentSession, DevelopmentSet, Outcome, chosen_inputs, cross_validate, fit};
+use super::fit::{
+    DevelopmentSession, DevelopmentSet, Outcome, chosen_inputs, cross_validate,
+    cross_validate_choosing,
+};
 use super::in_parallel;
 
 /// Which sessions share a fold: the person, or the camera family.
@@ -63,9 +64,12 @@ pub fn best_pair(
     let pairs = candidate_pairs(candidates);
     assert!(!pairs.is_empty(), "at least two candidate features");
     let scores = in_parallel(&pairs, |pair| {
-        let chosen = chosen_inputs(&format!("outcomes+{}", pair.join(",")), &set.inputs)
-            .unwrap_or_else(|e| panic!("{e}"));
-        let outcomes = cross_validate(set, &chosen, inner, (veto, false));
+        let outcomes = cross_validate(
+            set,
+            &beside_outcomes(pair, &set.inputs),
+            inner,
+            (veto, false),
+        );
         HeldOutErrors::count(&set.sessions, &outcomes)
     });
     let (best, errors) = scores
@@ -88,53 +92,36 @@ pub struct FoldChoice {
 
 /// Each session's outcome under the whole procedure fitted without its `outer` fold: the pair
 /// chosen by [`best_pair`] over `inner` folds of the other sessions, the model fitted on them
-/// reading the outcomes and that pair, the pass point just above their highest attack. With
-/// `veto`, a session the rules failed is `Fail` and left out of every fit.
+/// reading the outcomes and that pair, the pass point just above their highest attack
+/// ([`cross_validate_choosing`]). With `veto`, a session the rules failed is `Fail` and left
+/// out of every fit.
 pub fn nested_cross_validate(
     set: &DevelopmentSet,
     candidates: &[String],
     (outer, inner): (FoldKey, FoldKey),
     veto: bool,
 ) -> (Vec<Outcome>, Vec<FoldChoice>) {
-    let vetoed = |s: &DevelopmentSession| veto && s.vetoed();
-    let mut outcomes: Vec<Outcome> = set
-        .sessions
-        .iter()
-        .map(|s| match vetoed(s) {
-            true => Outcome::Fail,
-            false => Outcome::Retry,
-        })
-        .collect();
     let mut choices = Vec::new();
-    let folds: BTreeSet<&str> = set.sessions.iter().map(outer).collect();
-    for fold in folds {
+    let outcomes = cross_validate_choosing(set, outer, (veto, false), |fold, training| {
         let training = DevelopmentSet {
             inputs: set.inputs.clone(),
-            sessions: set
-                .sessions
-                .iter()
-                .filter(|s| outer(s) != fold)
-                .cloned()
-                .collect(),
+            sessions: training.iter().map(|s| (*s).clone()).collect(),
         };
         let (pair, inner_errors) = best_pair(&training, candidates, inner, veto);
-        let chosen = chosen_inputs(&format!("outcomes+{}", pair.join(",")), &set.inputs)
-            .unwrap_or_else(|e| panic!("{e}"));
-        let train: Vec<&DevelopmentSession> =
-            training.sessions.iter().filter(|s| !vetoed(s)).collect();
-        let model = fit(&train, &set.inputs, &chosen, "nested cross-validation fold");
-        for (i, s) in set.sessions.iter().enumerate() {
-            if outer(s) == fold && !vetoed(s) && set.probability(&model, s) >= model.pass_at {
-                outcomes[i] = Outcome::Pass;
-            }
-        }
+        let chosen = beside_outcomes(&pair, &set.inputs);
         choices.push(FoldChoice {
             fold: fold.to_string(),
             pair,
             inner: inner_errors,
         });
-    }
+        chosen
+    });
     (outcomes, choices)
+}
+
+/// The inputs of a model reading the layers' outcomes and `pair` (names among `inputs`).
+fn beside_outcomes(pair: &[String; 2], inputs: &[String]) -> Vec<String> {
+    chosen_inputs(&format!("outcomes+{}", pair.join(",")), inputs).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[cfg(test)]
