@@ -118,9 +118,10 @@ fn main() {
         .filter(|s| !(veto && s.vetoed()))
         .collect();
     let provenance = format!(
-        "liveness_rig::eval::fit (L2 {L2}, {STEPS} steps, pass margin {PASS_MARGIN}) on {} lit \
-         passive sessions ({} live) of {path} (examples/feature_table.rs), inputs: {inputs}, \
-         sessions the rules failed left out: {veto}",
+        "liveness_rig::eval::fit (L2 {L2}, {STEPS} steps, pass margin {PASS_MARGIN}, each \
+         input's sign bound by eval::monotone) on {} lit passive sessions ({} live) of {path} \
+         (examples/feature_table.rs), inputs: {inputs}, sessions the rules failed left out: \
+         {veto}",
         train.len(),
         train.iter().filter(|s| s.live).count()
     );
@@ -191,6 +192,7 @@ fn report(title: &str, set: &DevelopmentSet, outcomes: &[Outcome]) {
         entry.1 += 1;
         if *outcome == Outcome::Pass {
             entry.0 += 1;
+            println!("  passed: {} ({}, {})", s.class, s.person, s.family);
         }
     }
     for (class, (passed, total)) in by_class {

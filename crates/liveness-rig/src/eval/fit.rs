@@ -1,7 +1,8 @@
 //! The fit of the liveness decision (issue 66): the development set (the CSV that
 //! `examples/feature_table.rs` writes: camera-family sessions of both halves and their trimmed
 //! sheets, labelled, with the fitted decision's inputs), one L2-regularised logistic regression
-//! fitted on it ([`fit`], full-batch gradient descent from zero: deterministic, so a re-fit of
+//! fitted on it, monotone where physics settles an input's direction ([`fit`], full-batch
+//! projected gradient descent from zero, `super::monotone`: deterministic, so a re-fit of
 //! the same set gives the same coefficients), and its cross-validation: each session's outcome
 //! from a model fitted without its fold, by person or by camera family ([`cross_validate`]).
 //! A set that lacks an attack class or a camera family is refused, naming what it lacks.
@@ -15,6 +16,7 @@ use crate::camera_model::CameraFamily;
 use crate::error::RigError;
 
 use super::camera_family::attack_classes;
+use super::monotone::{expected_sign, project};
 
 /// L2 penalty on the weights (not the intercept), per session.
 pub const L2: f64 = 0.05;
@@ -198,7 +200,8 @@ pub fn chosen_inputs(spec: &str, names: &[String]) -> Result<Vec<String>, RigErr
 
 /// Fits the model reading `chosen` (names among `set_inputs`, the inputs every session
 /// holds) on `train`: each input standardised, a missing indicator for each input missing in
-/// some session, the pass point just above the highest training attack's probability.
+/// some session, each weight kept on the side of zero its input's physics allows
+/// ([`expected_sign`]), the pass point just above the highest training attack's probability.
 pub fn fit(
     train: &[&DevelopmentSession],
     set_inputs: &[String],
@@ -250,6 +253,12 @@ pub fn fit(
     let labels: Vec<f64> = train.iter().map(|s| f64::from(u8::from(s.live))).collect();
     let n = rows.len().max(1) as f64;
     let mut weights = vec![0.0; width + decision.missing_indicators.len()];
+    let signs: Vec<Option<f64>> = decision
+        .inputs
+        .iter()
+        .map(|name| expected_sign(name.as_str()))
+        .chain(decision.missing_indicators.iter().map(|_| None))
+        .collect();
     let mut intercept = 0.0;
     for _ in 0..STEPS {
         let mut gradient = vec![0.0; weights.len()];
@@ -262,8 +271,8 @@ pub fn fit(
                 *g += error * x;
             }
         }
-        for (w, g) in weights.iter_mut().zip(&gradient) {
-            *w -= STEP_SIZE * (g / n + L2 * *w);
+        for ((w, g), sign) in weights.iter_mut().zip(&gradient).zip(&signs) {
+            *w = project(*w - STEP_SIZE * (g / n + L2 * *w), *sign);
         }
         intercept -= STEP_SIZE * gradient_intercept / n;
     }

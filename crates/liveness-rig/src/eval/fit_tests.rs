@@ -1,6 +1,7 @@
 //! Unit tests of the development set and the fit: the committed set re-fits to the bundled
 //! coefficients, inputs are chosen by name, a set that lacks an attack class or a camera
-//! family is refused, and quoted CSV fields keep their commas.
+//! family is refused, quoted CSV fields keep their commas, and a feature that leans against
+//! its physics gets no weight.
 use super::*;
 
 /// The development set the bundled coefficients were fitted on.
@@ -86,4 +87,43 @@ fn quoted_fields_keep_their_commas_and_quotes() {
         split_csv(r#"a,"b, c","say ""hi""",1"#),
         vec!["a", "b, c", r#"say "hi""#, "1"]
     );
+}
+
+/// A set in the engine's inputs where live faces show more depth (the physics) and, by the
+/// draw of these few sessions, more moiré too (no physics: a screen's moiré is an attack's).
+/// The fit follows the depth and holds moiré's weight at zero instead of learning it as a
+/// sign of life.
+#[test]
+fn a_feature_that_leans_against_its_physics_gets_no_weight() {
+    let inputs = liveness_engine::fitted::input_names(SessionMode::Passive);
+    let column = |name: &str| inputs.iter().position(|n| n == name).expect(name);
+    let (depth, moire) = (
+        column("motion.median_off_plane"),
+        column("deepfake_injection.moire"),
+    );
+    let sessions: Vec<DevelopmentSession> = (0..16u32)
+        .map(|k| {
+            let live = k % 2 == 0;
+            let mut values = vec![0.5; inputs.len()];
+            values[depth] = if live { 0.8 } else { 0.2 } + f64::from(k % 4) * 0.01;
+            values[moire] = if live { 0.7 } else { 0.3 } + f64::from(k % 3) * 0.01;
+            DevelopmentSession {
+                person: format!("person {}", k / 2),
+                family: "webcam".into(),
+                class: if live { "live" } else { "sheet" }.into(),
+                live,
+                rules: "retry".into(),
+                inputs: values,
+            }
+        })
+        .collect();
+    let train: Vec<&DevelopmentSession> = sessions.iter().collect();
+    let chosen = [inputs[depth].clone(), inputs[moire].clone()];
+    let model = fit(&train, &inputs, &chosen, "test");
+    assert!(model.weights[0] > 0.5, "depth {:?}", model.weights);
+    assert_eq!(model.weights[1], 0.0, "moiré {:?}", model.weights);
+    for s in &sessions {
+        let probability = model.probability(&[s.inputs[depth], s.inputs[moire]]);
+        assert_eq!(probability >= model.pass_at, s.live, "{probability}");
+    }
 }
