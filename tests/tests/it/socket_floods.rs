@@ -21,6 +21,9 @@ fn a_hundred_sockets_on_one_session_are_refused_and_the_streaming_one_passes() {
 }
 
 fn race_for_one_session(backend: Backend) {
+    // a streamed session whose verdict is asserted, beside 100 socket threads: one heavy test
+    // at a time (`exclusive_machine`), so that neither it nor a browser test beside it starves
+    let _turn = live::exclusive_lit_sessions();
     let mut server = start_server_on(backend, &[]);
     let key = create_key(&server, "bank");
     let (id, token) = id_and_token(&create_managed_session(

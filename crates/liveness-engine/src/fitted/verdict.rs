@@ -1,7 +1,7 @@
 //! The verdict under the fitted decision (issue 66). The rules (`crate::fusion`) decide first
 //! and keep every `fail` (attack evidence that no other layer disputes: the hard vetoes) and
-//! every session the model was not fitted for (not lit, not passive, a flow that did not
-//! finish). Between `pass` and `retry` of a lit passive session that finished its flow the
+//! every session the model does not decide (not passive, a light not shown or that gave no
+//! evidence, a flow that did not finish). Between `pass` and `retry` of a lit passive session that finished its flow the
 //! model decides alone: it passes when its probability of a live person reaches the pass
 //! point, and otherwise ends the session in `retry`, the rules' own reasons kept where they
 //! gave one, or else the code of the layer whose inputs pulled the probability down furthest.
@@ -14,7 +14,8 @@ use crate::fusion::{EndReason, RETRY_CEILING, RETRY_FLOOR, VerdictReport, doubt_
 use super::FittedDecision;
 
 /// The verdict of a session of `mode` whose rules gave `rules`; `lit`: the screen's light was
-/// shown and read. The report carries the model's probability whenever the mode is the
+/// shown and gave evidence (a face that followed it, or attack evidence), so that a recorded
+/// stream could have been told from a camera. The report carries the model's probability whenever the mode is the
 /// model's; the verdict is the model's only where it decides (module doc).
 pub fn decide(
     decision: &FittedDecision,

@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 
 use liveness_engine::SessionMode;
 use liveness_engine::fitted::{FittedDecision, OUTCOMES, input_names};
+use liveness_engine::layers::Layer;
 
 use crate::camera_model::CameraFamily;
 use crate::error::RigError;
@@ -135,6 +136,17 @@ impl DevelopmentSet {
     /// the engine's: [`Self::parse`] holds it to them).
     pub fn probability(&self, decision: &FittedDecision, session: &DevelopmentSession) -> f64 {
         decision.probability(&decision.select(&session.inputs))
+    }
+
+    /// Whether the screen's light gave `session` evidence (its injection layer judged): the
+    /// engine's model decides only then (`fitted::verdict::decide`), and a session whose light
+    /// gave none stays with the rules, which never pass it. True for a set without the input.
+    pub fn light_judged(&self, session: &DevelopmentSession) -> bool {
+        let unjudged = format!("{}.unjudged", Layer::DeepfakeInjection.name());
+        self.inputs
+            .iter()
+            .position(|name| *name == unjudged)
+            .is_none_or(|i| session.inputs[i] != 1.0)
     }
 }
 
@@ -287,8 +299,9 @@ pub fn fit(
 }
 
 /// Each session's outcome under a model reading `chosen` fitted without its fold (the
-/// sessions sharing its `key`). With `veto`, a session the rules failed is `Fail` and left out
-/// of every fit; with `keep_rules_passes`, a session the rules passed passes whatever the
+/// sessions sharing its `key`). A session whose light gave no evidence never passes (the
+/// engine leaves it to the rules: [`DevelopmentSet::light_judged`]) but is fitted on. With
+/// `veto`, a session the rules failed is `Fail` and left out of every fit; with `keep_rules_passes`, a session the rules passed passes whatever the
 /// model says (the model only turns the rules' `retry` into `pass`, as the engine did before
 /// it decided alone).
 pub fn cross_validate(
@@ -330,7 +343,11 @@ pub fn cross_validate_choosing(
         let train: Vec<&DevelopmentSession> = training.into_iter().filter(|s| !vetoed(s)).collect();
         let model = fit(&train, &set.inputs, &chosen, "cross-validation fold");
         for (i, s) in set.sessions.iter().enumerate() {
-            if key(s) == fold && !vetoed(s) && set.probability(&model, s) >= model.pass_at {
+            if key(s) == fold
+                && !vetoed(s)
+                && set.light_judged(s)
+                && set.probability(&model, s) >= model.pass_at
+            {
                 outcomes[i] = Outcome::Pass;
             }
         }

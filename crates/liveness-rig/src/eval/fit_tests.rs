@@ -1,7 +1,7 @@
 //! Unit tests of the development set and the fit: the committed set re-fits to the bundled
 //! coefficients, inputs are chosen by name, a set that lacks an attack class or a camera
-//! family is refused, quoted CSV fields keep their commas, and a feature that leans against
-//! its physics gets no weight.
+//! family is refused, quoted CSV fields keep their commas, a feature that leans against its
+//! physics gets no weight, and a session whose light gave no evidence never passes.
 use super::*;
 
 /// The development set the bundled coefficients were fitted on.
@@ -89,6 +89,30 @@ fn quoted_fields_keep_their_commas_and_quotes() {
     );
 }
 
+/// `count` sessions in the engine's inputs, every other one live, two to a person, one
+/// camera family; each session's values are `values_of(k, live)` over `inputs` (0.5 each).
+fn synthetic_sessions(
+    inputs: &[String],
+    count: u32,
+    values_of: impl Fn(u32, bool, &mut Vec<f64>),
+) -> Vec<DevelopmentSession> {
+    (0..count)
+        .map(|k| {
+            let live = k % 2 == 0;
+            let mut values = vec![0.5; inputs.len()];
+            values_of(k, live, &mut values);
+            DevelopmentSession {
+                person: format!("person {}", k / 2),
+                family: "webcam".into(),
+                class: if live { "live" } else { "sheet" }.into(),
+                live,
+                rules: "retry".into(),
+                inputs: values,
+            }
+        })
+        .collect()
+}
+
 /// A set in the engine's inputs where live faces show more depth (the physics) and, by the
 /// draw of these few sessions, more moiré too (no physics: a screen's moiré is an attack's).
 /// The fit follows the depth and holds moiré's weight at zero instead of learning it as a
@@ -101,22 +125,10 @@ fn a_feature_that_leans_against_its_physics_gets_no_weight() {
         column("motion.median_off_plane"),
         column("deepfake_injection.moire"),
     );
-    let sessions: Vec<DevelopmentSession> = (0..16u32)
-        .map(|k| {
-            let live = k % 2 == 0;
-            let mut values = vec![0.5; inputs.len()];
-            values[depth] = if live { 0.8 } else { 0.2 } + f64::from(k % 4) * 0.01;
-            values[moire] = if live { 0.7 } else { 0.3 } + f64::from(k % 3) * 0.01;
-            DevelopmentSession {
-                person: format!("person {}", k / 2),
-                family: "webcam".into(),
-                class: if live { "live" } else { "sheet" }.into(),
-                live,
-                rules: "retry".into(),
-                inputs: values,
-            }
-        })
-        .collect();
+    let sessions = synthetic_sessions(&inputs, 16, |k, live, values| {
+        values[depth] = if live { 0.8 } else { 0.2 } + f64::from(k % 4) * 0.01;
+        values[moire] = if live { 0.7 } else { 0.3 } + f64::from(k % 3) * 0.01;
+    });
     let train: Vec<&DevelopmentSession> = sessions.iter().collect();
     let chosen = [inputs[depth].clone(), inputs[moire].clone()];
     let model = fit(&train, &inputs, &chosen, "test");
@@ -126,4 +138,41 @@ fn a_feature_that_leans_against_its_physics_gets_no_weight() {
         let probability = model.probability(&[s.inputs[depth], s.inputs[moire]]);
         assert_eq!(probability >= model.pass_at, s.live, "{probability}");
     }
+}
+
+/// Live faces with depth and attacks without: held out by person, every live face passes,
+/// except those whose light gave no evidence (the injection layer unjudged), which the engine
+/// leaves to the rules and so never pass, however deep they look: in a passive session only
+/// the light tells a recorded stream from a camera.
+#[test]
+fn a_session_whose_light_gave_no_evidence_never_passes_held_out() {
+    let inputs = liveness_engine::fitted::input_names(SessionMode::Passive);
+    let column = |name: &str| inputs.iter().position(|n| n == name).expect(name);
+    let (depth, unjudged) = (
+        column("motion.median_off_plane"),
+        column("deepfake_injection.unjudged"),
+    );
+    let sessions = synthetic_sessions(&inputs, 24, |k, live, values| {
+        values[depth] = if live { 0.8 } else { 0.2 } + f64::from(k % 4) * 0.01;
+        // every sixth live session's light gave no evidence
+        values[unjudged] = f64::from(u8::from(live && k % 12 == 0));
+    });
+    let set = DevelopmentSet {
+        inputs: inputs.clone(),
+        sessions,
+    };
+    let chosen = [inputs[depth].clone()];
+    let outcomes = cross_validate(&set, &chosen, |s| &s.person, (true, false));
+    for (s, outcome) in set.sessions.iter().zip(&outcomes) {
+        let expected = if s.live && set.light_judged(s) {
+            Outcome::Pass
+        } else {
+            Outcome::Retry
+        };
+        assert_eq!(*outcome, expected, "{} {:?}", s.person, s.inputs[unjudged]);
+    }
+    assert_eq!(
+        set.sessions.iter().filter(|s| !set.light_judged(s)).count(),
+        2
+    );
 }
