@@ -6,13 +6,13 @@
 //! engine's; loading refuses a name the engine does not export, naming it; nothing falls back
 //! to guessed weights.
 //!
-//! Between `pass` and `retry` of a lit passive session that finished its flow it decides
-//! alone ([`verdict::decide`]); the rules keep every `fail` (the hard vetoes) and the sessions
-//! it was not fitted for. It reads the layers' outcomes and two measured features of the
-//! face's depth: the light's relief in its own standard errors (a head's answer curves with
-//! the face, a sheet's follows a plane) and motion's median off-plane parallax. Held out by
-//! person and by camera family it brings the live sessions not passed from 15 of 78 to 2 and
-//! the trimmed sheets that pass from 4 of 132 to 1 (docs/accuracy.md).
+//! Between `pass` and `retry` of a passive session whose light gave evidence and whose flow
+//! finished it decides alone ([`verdict::decide`]); the rules keep every `fail` (the hard
+//! vetoes) and every session it does not decide. The bundled model reads the layers' outcomes
+//! and all 19 measured features of the face's depth, its answer to the light and the screen,
+//! each held to the sign its physics gives (`liveness_rig::eval::monotone`). Held out by person
+//! and by camera family it brings the live sessions not passed from 15 of 78 (the rules alone)
+//! to 2, and the trimmed sheets that pass from 4 of 132 to 2 (docs/accuracy.md).
 
 pub mod verdict;
 
