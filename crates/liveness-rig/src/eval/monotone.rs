@@ -8,33 +8,38 @@
 //! room moved, the missing indicators) stay free.
 
 /// +1 where a larger value means a live face is more likely, -1 where less likely, `None`
-/// where the direction is not settled by what the input measures.
+/// where the direction is not settled by what the input measures. A layer's outcomes carry
+/// the same meaning in every layer; a measured feature is named in full (layer and feature),
+/// so a feature of another layer that shares its name gets no sign it was not given.
 pub fn expected_sign(input: &str) -> Option<f64> {
-    let (_, name) = input.split_once('.')?;
-    match name {
+    let (_, part) = input.split_once('.')?;
+    match part {
         // every layer's outcome: its score and its vouching for a live face, its attack flag
-        "score" | "vouches" => Some(1.0),
-        "attack" => Some(-1.0),
+        "score" | "vouches" => return Some(1.0),
+        "attack" => return Some(-1.0),
+        _ => {}
+    }
+    match input {
         // the model's live probability
-        "median" | "p25" => Some(1.0),
+        "anti_spoof.median" | "anti_spoof.p25" => Some(1.0),
         // a screen's moiré, a blending boundary, light added on top (a screen's glass), a
         // paper margin or surround answering as the face does, surroundings moving with it
-        "moire"
-        | "boundary"
-        | "light_glare_ratio"
-        | "light_margin_ratio"
-        | "light_margin_in_errors"
-        | "light_surround_ratio"
-        | "ring_with_face_share" => Some(-1.0),
+        "deepfake_injection.moire"
+        | "deepfake_injection.boundary"
+        | "deepfake_injection.light_glare_ratio"
+        | "deepfake_injection.light_margin_ratio"
+        | "deepfake_injection.light_margin_in_errors"
+        | "deepfake_injection.light_surround_ratio"
+        | "motion.ring_with_face_share" => Some(-1.0),
         // the face following this session's sequence, and its depth: relief under the light,
         // texture off the plane of a moving face
-        "light_correlation"
-        | "light_over_chance"
-        | "light_relief"
-        | "light_relief_in_errors"
-        | "off_plane_share"
-        | "short_off_plane_share"
-        | "median_off_plane" => Some(1.0),
+        "deepfake_injection.light_correlation"
+        | "deepfake_injection.light_over_chance"
+        | "deepfake_injection.light_relief"
+        | "deepfake_injection.light_relief_in_errors"
+        | "motion.off_plane_share"
+        | "motion.short_off_plane_share"
+        | "motion.median_off_plane" => Some(1.0),
         _ => None,
     }
 }
@@ -65,6 +70,32 @@ mod tests {
         assert_eq!(expected_sign("anti_spoof.attack"), Some(-1.0));
         assert_eq!(expected_sign("motion.sway"), None);
         assert_eq!(expected_sign("anti_spoof.unjudged"), None);
+        assert_eq!(expected_sign("face_consistency.score"), Some(1.0));
+    }
+
+    #[test]
+    fn a_feature_is_signed_by_its_full_name_only() {
+        assert_eq!(expected_sign("anti_spoof.median"), Some(1.0));
+        assert_eq!(expected_sign("motion.median"), None);
+        assert_eq!(expected_sign("anti_spoof.moire"), None);
+        assert_eq!(expected_sign("median"), None);
+    }
+
+    /// Every feature given a sign is one the engine exports (a misspelt name would leave its
+    /// feature free without a word).
+    #[test]
+    fn every_signed_feature_is_an_engine_input() {
+        let engine = liveness_engine::fitted::input_names(liveness_engine::SessionMode::Passive);
+        let signed_features = engine
+            .iter()
+            .filter(|name| {
+                let outcome = name
+                    .split_once('.')
+                    .is_some_and(|(_, part)| liveness_engine::fitted::OUTCOMES.contains(&part));
+                !outcome && expected_sign(name).is_some()
+            })
+            .count();
+        assert_eq!(signed_features, 16);
     }
 
     #[test]
