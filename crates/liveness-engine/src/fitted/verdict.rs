@@ -1,21 +1,26 @@
 //! The verdict under the fitted decision (issue 66). The rules (`crate::fusion`) decide first
 //! and keep every `fail` (attack evidence that no other layer disputes: the hard vetoes) and
-//! every session the model does not decide (not passive, a light not shown or that gave no
-//! evidence, a flow that did not finish). Between `pass` and `retry` of a lit passive session that finished its flow the
-//! model decides alone: it passes when its probability of a live person reaches the pass
-//! point, and otherwise ends the session in `retry`, the rules' own reasons kept where they
-//! gave one, or else the code of the layer whose inputs pulled the probability down furthest.
+//! every session the model does not decide: not passive, not lit, a flow that did not finish,
+//! and a light that gave no evidence (its layer, `deepfake_injection`, unjudged: too few
+//! frames in its window, too little light, not shown on this connection). In a passive session
+//! nothing but the light tells a recorded stream from a camera, and the rules never pass a
+//! session with an unjudged layer; the model is fitted on such sessions but may not pass one.
+//! Between `pass` and `retry` of every other session the model decides alone: it passes when
+//! its probability of a live person reaches the pass point, and otherwise ends the session in
+//! `retry`, the rules' own reasons kept where they gave one, or else the code of the layer
+//! whose inputs pulled the probability down furthest.
 
 use domain::{PASS_CONFIDENCE, ReasonCode, Verdict};
 
 use crate::config::SessionMode;
 use crate::fusion::{EndReason, RETRY_CEILING, RETRY_FLOOR, VerdictReport, doubt_reason, reported};
 
+use crate::layers::{Evidence, Layer};
+
 use super::FittedDecision;
 
 /// The verdict of a session of `mode` whose rules gave `rules`; `lit`: the screen's light was
-/// shown and gave evidence (a face that followed it, or attack evidence), so that a recorded
-/// stream could have been told from a camera. The report carries the model's probability whenever the mode is the
+/// shown and read. The report carries the model's probability whenever the mode is the
 /// model's; the verdict is the model's only where it decides (module doc).
 pub fn decide(
     decision: &FittedDecision,
@@ -31,8 +36,14 @@ pub fn decide(
         fitted_live_probability: Some(probability as f32),
         ..rules
     };
-    let decides =
-        lit && report.end_reason == EndReason::Completed && report.verdict != Verdict::Fail;
+    let light_gave_evidence = report
+        .layers
+        .iter()
+        .any(|l| l.layer == Layer::DeepfakeInjection && l.evidence != Evidence::None);
+    let decides = lit
+        && light_gave_evidence
+        && report.end_reason == EndReason::Completed
+        && report.verdict != Verdict::Fail;
     if !decides {
         return report;
     }
@@ -157,6 +168,28 @@ mod tests {
             assert_eq!(kept.verdict, rules.verdict, "lit {lit}, {end:?}");
             assert!(kept.fitted_live_probability.is_some());
         }
+        // a light that gave no evidence (too few frames in its window): deep motion that the
+        // model alone would pass stays the rules' `retry`
+        let mut unlit = passive(0.95, 0.95, EndReason::Completed);
+        unlit.layers[1] = LayerScore::no_evidence(
+            Layer::DeepfakeInjection,
+            ReasonCode::NoLightResponse,
+            "too few frames".into(),
+        )
+        .with_features(unlit.layers[1].features.clone());
+        let rules = fuse(SessionMode::Passive, unlit.layers, EndReason::Completed);
+        assert_eq!(rules.verdict, Verdict::Retry, "{rules:?}");
+        let kept = decide(&model, SessionMode::Passive, true, rules.clone());
+        let p = kept.fitted_live_probability.expect("a probability");
+        assert!(
+            f64::from(p) >= model.pass_at,
+            "the model alone would pass it: {p}"
+        );
+        assert_eq!(
+            (kept.verdict, kept.reasons.clone()),
+            (Verdict::Retry, rules.reasons)
+        );
+
         let active = passive(0.95, 0.3, EndReason::Completed);
         let kept = decide(&model, SessionMode::Active, true, active.clone());
         assert_eq!(

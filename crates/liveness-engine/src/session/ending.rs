@@ -59,18 +59,10 @@ impl LivenessSession {
             };
             events.push(LivenessEvent::Guidance { code });
         }
-        // the model weighs a light it could read; a light that gave no evidence (too few frames
-        // in its window, too little light, not shown here) leaves the session to the rules,
-        // which never pass it: nothing else in a passive session tells a recorded stream from
-        // a camera
-        let light_judged = light
-            .as_ref()
-            .is_some_and(|l| l.finding.evidence() != layers::Evidence::None);
+        let lit = light.is_some();
         let rules = fuse(self.mode, scores, end_reason);
         let report = match &self.config.fitted_decision {
-            Some(decision) => {
-                crate::fitted::verdict::decide(decision, self.mode, light_judged, rules)
-            }
+            Some(decision) => crate::fitted::verdict::decide(decision, self.mode, lit, rules),
             None => rules,
         };
         self.verdict = Some(report.clone());

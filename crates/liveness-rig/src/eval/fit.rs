@@ -138,9 +138,9 @@ impl DevelopmentSet {
         decision.probability(&decision.select(&session.inputs))
     }
 
-    /// Whether the screen's light gave `session` evidence (its injection layer judged): the
-    /// engine's model decides only then (`fitted::verdict::decide`), and a session whose light
-    /// gave none stays with the rules, which never pass it. True for a set without the input.
+    /// Whether the screen's light gave `session` evidence (its layer judged): the engine's
+    /// model decides only then (`fitted::verdict::decide`), and a session whose light gave none
+    /// stays with the rules, which never pass it. True for a set without the input.
     pub fn light_judged(&self, session: &DevelopmentSession) -> bool {
         let unjudged = format!("{}.unjudged", Layer::DeepfakeInjection.name());
         self.inputs
@@ -301,9 +301,9 @@ pub fn fit(
 /// Each session's outcome under a model reading `chosen` fitted without its fold (the
 /// sessions sharing its `key`). A session whose light gave no evidence never passes (the
 /// engine leaves it to the rules: [`DevelopmentSet::light_judged`]) but is fitted on. With
-/// `veto`, a session the rules failed is `Fail` and left out of every fit; with `keep_rules_passes`, a session the rules passed passes whatever the
-/// model says (the model only turns the rules' `retry` into `pass`, as the engine did before
-/// it decided alone).
+/// `veto`, a session the rules failed is `Fail` and left out of every fit; with
+/// `keep_rules_passes`, a session the rules passed passes whatever the model says (the model
+/// only turns the rules' `retry` into `pass`, as the engine did before it decided alone).
 pub fn cross_validate(
     set: &DevelopmentSet,
     chosen: &[String],
@@ -335,6 +335,7 @@ pub fn cross_validate_choosing(
             },
         )
         .collect();
+    let light_judged: Vec<bool> = set.sessions.iter().map(|s| set.light_judged(s)).collect();
     let folds: BTreeSet<&str> = set.sessions.iter().map(key).collect();
     for fold in folds {
         let training: Vec<&DevelopmentSession> =
@@ -345,7 +346,7 @@ pub fn cross_validate_choosing(
         for (i, s) in set.sessions.iter().enumerate() {
             if key(s) == fold
                 && !vetoed(s)
-                && set.light_judged(s)
+                && light_judged[i]
                 && set.probability(&model, s) >= model.pass_at
             {
                 outcomes[i] = Outcome::Pass;
