@@ -9,7 +9,7 @@
 //! `cargo run -p facegate-liveness-engine --release --example feature_table > features.csv`;
 //! `-- --half calibration|held-back` keeps one half; `-- --draws N` runs every job N times,
 //! each draw with its own seed (a new camera, ratio and session of the same people; draw 1 is
-//! the tests' seed).
+//! the tests' seed); `-- --from-draw K` starts at draw K (more draws added to a set).
 
 use facegate_liveness_engine::fitted::{input_names, inputs};
 use facegate_liveness_engine::fusion::fuse;
@@ -23,11 +23,13 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut only_half = None;
     let mut draws = 1usize;
+    let mut first_draw = 1usize;
     for pair in args.chunks(2) {
         match pair {
             [flag, half] if flag == "--half" => only_half = Some(half.clone()),
             [flag, n] if flag == "--draws" => draws = n.parse().expect("--draws N"),
-            _ => panic!("arguments: [--half calibration|held-back] [--draws N]"),
+            [flag, n] if flag == "--from-draw" => first_draw = n.parse().expect("--from-draw K"),
+            _ => panic!("arguments: [--half calibration|held-back] [--draws N] [--from-draw K]"),
         }
     }
     let mut header = [
@@ -46,7 +48,7 @@ fn main() {
         }
         let mut half_jobs = jobs(half);
         half_jobs.extend(trimmed_sheet_jobs(half));
-        for draw in 1..=draws {
+        for draw in first_draw..=draws {
             // draw 1 is the tests' salt, so its verdicts are the tests' verdicts
             let salt = match draw {
                 1 => "family".to_string(),
