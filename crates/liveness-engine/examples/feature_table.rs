@@ -32,6 +32,10 @@ fn main() {
             _ => panic!("arguments: [--half calibration|held-back] [--draws N] [--from-draw K]"),
         }
     }
+    assert!(
+        (1..=draws).contains(&first_draw),
+        "--from-draw {first_draw} must lie within the draws 1..={draws}"
+    );
     let mut header = [
         "half", "draw", "class", "clip", "source", "truth", "family", "ratio", "verdict",
     ]

@@ -14,7 +14,6 @@ use domain::{PASS_CONFIDENCE, ReasonCode, Verdict};
 
 use crate::config::SessionMode;
 use crate::fusion::{EndReason, RETRY_CEILING, RETRY_FLOOR, VerdictReport, doubt_reason, reported};
-
 use crate::layers::{Evidence, Layer};
 
 use super::FittedDecision;
@@ -96,6 +95,15 @@ mod tests {
         fuse(SessionMode::Passive, layers, end)
     }
 
+    /// The rules' verdict on a finished passive session whose motion scored 0.95 and whose
+    /// light layer (`deepfake_injection`, scored 0.95 by `passive`) is replaced by `light`, with
+    /// the features it had.
+    fn with_light(light: LayerScore) -> VerdictReport {
+        let mut session = passive(0.95, 0.95, EndReason::Completed);
+        session.layers[1] = light.with_features(session.layers[1].features.clone());
+        fuse(SessionMode::Passive, session.layers, EndReason::Completed)
+    }
+
     /// A model that reads the motion layer's score alone: live from a score of 0.5 on.
     fn motion_model() -> FittedDecision {
         let decision = FittedDecision {
@@ -143,18 +151,11 @@ mod tests {
     #[test]
     fn the_rules_keep_their_fails_and_the_sessions_the_model_was_not_fitted_for() {
         let model = motion_model();
-        let mut attacked = passive(0.95, 0.95, EndReason::Completed);
-        attacked.layers[1] = LayerScore::attack(
+        let rules = with_light(LayerScore::attack(
             Layer::DeepfakeInjection,
             ReasonCode::InjectionSuspected,
             "frozen".into(),
-        )
-        .with_features(attacked.layers[1].features.clone());
-        let rules = fuse(
-            SessionMode::Passive,
-            attacked.layers.clone(),
-            EndReason::Completed,
-        );
+        ));
         assert_eq!(rules.verdict, Verdict::Fail);
         let kept = decide(&model, SessionMode::Passive, true, rules.clone());
         assert_eq!(
@@ -170,14 +171,11 @@ mod tests {
         }
         // a light that gave no evidence (too few frames in its window): deep motion that the
         // model alone would pass stays the rules' `retry`
-        let mut unlit = passive(0.95, 0.95, EndReason::Completed);
-        unlit.layers[1] = LayerScore::no_evidence(
+        let rules = with_light(LayerScore::no_evidence(
             Layer::DeepfakeInjection,
             ReasonCode::NoLightResponse,
             "too few frames".into(),
-        )
-        .with_features(unlit.layers[1].features.clone());
-        let rules = fuse(SessionMode::Passive, unlit.layers, EndReason::Completed);
+        ));
         assert_eq!(rules.verdict, Verdict::Retry, "{rules:?}");
         let kept = decide(&model, SessionMode::Passive, true, rules.clone());
         let p = kept.fitted_live_probability.expect("a probability");
