@@ -1,8 +1,9 @@
 //! Measures whether the anti-spoof model can judge the frames the screen's colours light once
 //! each frame's colour is brought back to a reference of the same session (issue 67: the
 //! model's faces gathered while the colours show instead of after them and the camera's
-//! settling). For every session of the camera-family evaluation (`--half`, the tests' seed,
-//! trimmed sheets included) it writes one CSV row: the model's median and 25th percentile
+//! settling). For every session of one half of the camera-family evaluation (the first
+//! argument, `calibration` or `held-back`; the tests' seed, trimmed sheets included) it writes
+//! one CSV row: the model's median and 25th percentile
 //! over the unlit frames after the colours and the settling (what the engine judges today),
 //! and over the lit frames as captured and with per-channel gains that bring each frame's
 //! face box (or the model's whole view) to the session's mean over its lit frames, or to the
@@ -12,6 +13,7 @@
 
 use face_engine::Image;
 use face_engine::geometry::BoundingBox;
+use facegate_liveness_engine::layers::quantile;
 use liveness_rig::camera_model::CameraFamily;
 use liveness_rig::eval::camera_family::{Job, RATIOS, jobs, trimmed_sheet_jobs};
 use liveness_rig::eval::frames::case_rng;
@@ -76,15 +78,15 @@ fn probe(job: &Job) -> Option<String> {
         };
         if t <= window_end {
             lit_frames.push(LitFrame {
-                face_means: means(&image, &shrunk(&face.bbox, 0.6)),
-                view_means: means(&image, &shrunk(&face.bbox, 2.7)),
+                face_means: means(&image, &scaled_box(&face.bbox, 0.6)),
+                view_means: means(&image, &scaled_box(&face.bbox, 2.7)),
                 bbox: face.bbox,
                 image,
                 raw,
             });
         } else if t >= window_end + SETTLE_MS {
             unlit.push(raw);
-            unlit_face_means.push(means(&image, &shrunk(&face.bbox, 0.6)));
+            unlit_face_means.push(means(&image, &scaled_box(&face.bbox, 0.6)));
             if unlit.len() >= UNLIT_FACES {
                 break;
             }
@@ -101,7 +103,7 @@ fn probe(job: &Job) -> Option<String> {
             .iter()
             .filter_map(|f| {
                 let gains = gains(reference, own(f));
-                let image = Image::from_rgb(scaled(&f.image, gains));
+                let image = Image::from_rgb(with_gains(&f.image, gains));
                 engine.anti_spoof_in_box(&image, &f.bbox).ok()
             })
             .collect()
@@ -137,7 +139,7 @@ fn probe(job: &Job) -> Option<String> {
 }
 
 /// `bbox` scaled by `factor` about its centre.
-fn shrunk(bbox: &BoundingBox, factor: f32) -> BoundingBox {
+fn scaled_box(bbox: &BoundingBox, factor: f32) -> BoundingBox {
     let c = bbox.center();
     let (w, h) = (bbox.width * factor / 2.0, bbox.height * factor / 2.0);
     BoundingBox::from_corners(c.x - w, c.y - h, c.x + w, c.y + h)
@@ -164,6 +166,7 @@ fn means(image: &Image, region: &BoundingBox) -> [f64; 3] {
     sums.map(|s| s / n.max(1.0))
 }
 
+/// The mean of `values`, channel by channel.
 fn average(values: impl Iterator<Item = [f64; 3]>) -> [f64; 3] {
     let (mut sums, mut n) = ([0.0f64; 3], 0.0f64);
     for v in values {
@@ -183,7 +186,8 @@ fn gains(reference: [f64; 3], own: [f64; 3]) -> [f32; 3] {
     })
 }
 
-fn scaled(image: &Image, gains: [f32; 3]) -> image::RgbImage {
+/// `image` with each channel multiplied by its gain.
+fn with_gains(image: &Image, gains: [f32; 3]) -> image::RgbImage {
     let mut rgb = image.rgb().clone();
     for pixel in rgb.pixels_mut() {
         for (value, gain) in pixel.0.iter_mut().zip(gains) {
@@ -191,12 +195,4 @@ fn scaled(image: &Image, gains: [f32; 3]) -> image::RgbImage {
         }
     }
     rgb
-}
-
-fn quantile(values: &mut [f32], q: f32) -> f32 {
-    if values.is_empty() {
-        return f32::NAN;
-    }
-    values.sort_by(f32::total_cmp);
-    values[((values.len() - 1) as f32 * q).round() as usize]
 }
