@@ -116,7 +116,7 @@ fn main() {
             let (families, salt, title) = match alone {
                 None => (
                     CameraFamily::ALL.to_vec(),
-                    "family".to_string(),
+                    family::TESTS_SALT.to_string(),
                     "every family".to_string(),
                 ),
                 Some(family) => (

@@ -15,7 +15,7 @@ use facegate_liveness_engine::fitted::{input_names, inputs};
 use facegate_liveness_engine::fusion::fuse;
 use facegate_liveness_engine::{SessionMode, Verdict, VerdictReport};
 use liveness_rig::camera_model::CameraFamily;
-use liveness_rig::eval::camera_family::{jobs, run, trimmed_sheet_jobs};
+use liveness_rig::eval::camera_family::{TESTS_SALT, jobs, run, trimmed_sheet_jobs};
 use liveness_rig::eval::in_parallel;
 use liveness_rig::eval::set::{Half, Truth};
 
@@ -55,7 +55,7 @@ fn main() {
         for draw in first_draw..=draws {
             // draw 1 is the tests' salt, so its verdicts are the tests' verdicts
             let salt = match draw {
-                1 => "family".to_string(),
+                1 => TESTS_SALT.to_string(),
                 n => format!("family draw {n}"),
             };
             let runs = in_parallel(&half_jobs, |job| {

@@ -15,11 +15,9 @@ use face_engine::Image;
 use face_engine::geometry::BoundingBox;
 use facegate_liveness_engine::layers::quantile;
 use liveness_rig::camera_model::CameraFamily;
-use liveness_rig::eval::camera_family::{Job, RATIOS, jobs, trimmed_sheet_jobs};
-use liveness_rig::eval::frames::case_rng;
+use liveness_rig::eval::camera_family::{Job, TESTS_SALT, drawn_session, jobs, trimmed_sheet_jobs};
 use liveness_rig::eval::set::{Half, Truth};
-use liveness_rig::eval::{engine, in_parallel, lit};
-use rand::Rng;
+use liveness_rig::eval::{engine, in_parallel};
 
 /// Lit frames start this long into the session (the sequence's delay).
 const LIT_FROM_MS: u64 = 600;
@@ -54,12 +52,8 @@ fn main() {
 }
 
 fn probe(job: &Job) -> Option<String> {
-    let seed: u64 = case_rng(&format!("family {} {}", job.label, job.case.name)).random();
-    let ratio = RATIOS[(seed % RATIOS.len() as u64) as usize];
-    let session = lit::seeded_session(facegate_liveness_engine::SessionMode::Passive, seed);
+    let (session, mut camera, ratio) = drawn_session(job, &CameraFamily::ALL, TESTS_SALT, None);
     let window_end = session.illumination()?.window_end_ms();
-    let mut camera =
-        lit::family_camera_for(&session, (job.scene)(seed), ratio, &CameraFamily::ALL, seed);
     let engine = engine();
     let (mut lit_frames, mut unlit, mut unlit_face_means) = (Vec::new(), Vec::new(), Vec::new());
     for (i, frame) in job.case.frames().into_iter().enumerate() {
@@ -110,7 +104,7 @@ fn probe(job: &Job) -> Option<String> {
     };
     let raw: Vec<f32> = lit_frames.iter().map(|f| f.raw).collect();
     let columns = [
-        unlit.clone(),
+        unlit,
         raw,
         corrected(face_mean, |f| f.face_means),
         corrected(view_mean, |f| f.view_means),

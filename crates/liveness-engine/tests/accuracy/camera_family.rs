@@ -21,7 +21,7 @@ use liveness_rig::camera_model::CameraFamily;
 
 use eval::set::Half;
 use eval::{first_of_each, in_parallel};
-use family::{assert_no_live_fail_and_no_attack_pass, jobs, print_runs, run};
+use family::{TESTS_SALT, assert_no_live_fail_and_no_attack_pass, jobs, print_runs, run};
 
 /// CI's share of the sweep below: the first session of each class (live clips, face-swap
 /// pairs' halves, each attack), each through the camera and at the ratio the sweep draws for
@@ -30,7 +30,7 @@ use family::{assert_no_live_fail_and_no_attack_pass, jobs, print_runs, run};
 fn held_back_sample_under_drawn_cameras_fails_no_live_person_and_passes_no_attack() {
     let jobs = first_of_each(jobs(Half::HeldBack), |job| job.label.clone());
     assert!(jobs.len() >= 10, "classes in the sample: {}", jobs.len());
-    let runs = in_parallel(&jobs, |job| run(job, &CameraFamily::ALL, "family"));
+    let runs = in_parallel(&jobs, |job| run(job, &CameraFamily::ALL, TESTS_SALT));
     print_runs("held-back sample, every family", &runs);
     assert_no_live_fail_and_no_attack_pass(&runs);
 }
@@ -40,7 +40,7 @@ fn held_back_sample_under_drawn_cameras_fails_no_live_person_and_passes_no_attac
 #[ignore = "the held-back sweep under every family (about 7 minutes on 2 vCPU); its CI sample runs above"]
 fn held_back_live_people_are_never_failed_and_no_attack_passes_under_any_camera() {
     let jobs = jobs(Half::HeldBack);
-    let runs = in_parallel(&jobs, |job| run(job, &CameraFamily::ALL, "family"));
+    let runs = in_parallel(&jobs, |job| run(job, &CameraFamily::ALL, TESTS_SALT));
     print_runs("held-back half, every family", &runs);
     // every family is drawn in the sample
     for family in CameraFamily::ALL {

@@ -8,15 +8,19 @@
 use std::collections::BTreeMap;
 
 use crate::camera_model::CameraFamily;
-use crate::light_camera::Scene;
+use crate::light_camera::{LightCamera, Scene};
 use domain::Verdict;
-use liveness_engine::{Illumination, LightReading, SessionMode, VerdictReport};
+use liveness_engine::{Illumination, LightReading, LivenessSession, SessionMode, VerdictReport};
 use rand::{Rng, SeedableRng};
 
 use super::attacks::attack_cases;
 use super::frames::case_rng;
 use super::lit;
 use super::set::{Case, FACE_SWAP_CLASS, Half, Split, Truth, face_swap_cases, live_cases};
+
+/// The salt of the tests' draw of cameras, ratios and sessions (the development set's first
+/// draw).
+pub const TESTS_SALT: &str = "family";
 
 /// Screen-to-ambient ratios a session draws from.
 pub const RATIOS: [f32; 5] = [0.05, 0.1, 0.2, 0.3, 0.5];
@@ -80,6 +84,22 @@ pub fn run(job: &Job, families: &[CameraFamily], salt: &str) -> FamilyRun {
     run_at_ratio(job, families, salt, None)
 }
 
+/// The passive session of `job` and the camera filming it, drawn from one seed of `salt` (the
+/// tests' is [`TESTS_SALT`]): the session's sequence, a camera of `families` showing it, and the
+/// screen-to-ambient ratio (drawn from [`RATIOS`] unless `ratio` is given), returned last.
+pub fn drawn_session(
+    job: &Job,
+    families: &[CameraFamily],
+    salt: &str,
+    ratio: Option<f32>,
+) -> (LivenessSession, LightCamera, f32) {
+    let seed: u64 = case_rng(&format!("{salt} {} {}", job.label, job.case.name)).random();
+    let ratio = ratio.unwrap_or(RATIOS[(seed % RATIOS.len() as u64) as usize]);
+    let session = lit::seeded_session(SessionMode::Passive, seed);
+    let camera = lit::family_camera_for(&session, (job.scene)(seed), ratio, families, seed);
+    (session, camera, ratio)
+}
+
 /// [`run`], at `ratio` when one is given: the camera and the session are the seed's draws,
 /// only the screen-to-ambient ratio is set (the report's view at each ratio alone).
 pub fn run_at_ratio(
@@ -88,10 +108,7 @@ pub fn run_at_ratio(
     salt: &str,
     ratio: Option<f32>,
 ) -> FamilyRun {
-    let seed: u64 = case_rng(&format!("{salt} {} {}", job.label, job.case.name)).random();
-    let ratio = ratio.unwrap_or(RATIOS[(seed % RATIOS.len() as u64) as usize]);
-    let mut session = lit::seeded_session(SessionMode::Passive, seed);
-    let mut camera = lit::family_camera_for(&session, (job.scene)(seed), ratio, families, seed);
+    let (mut session, mut camera, ratio) = drawn_session(job, families, salt, ratio);
     for (i, frame) in job.case.frames().into_iter().enumerate() {
         let t = (i as f64 * 1000.0 / f64::from(job.case.fps)).round() as u64;
         if !camera.due(t) {
