@@ -149,7 +149,7 @@ async function visit(label) {
  * `liveness_rig::light_camera` in JavaScript: it reads the colour the page shows around the
  * oval (`body[data-light]`), and renders the light that colour throws on a live face, `delay_ms`
  * later: a soft ellipse on the engine's face box of each frame (`boxes`), shaded as a rounded
- * surface, a weak spill on the background, screen-to-ambient ratio `ratio`, sensor noise.
+ * surface, the top of the head above it, a weak spill on the background, screen-to-ambient ratio `ratio`, sensor noise.
  * `light.camera` adds what a phone does on its own (the model of `liveness_rig::camera_model`):
  * an auto-exposure that takes back `exposure_pull` of each brightness change, `exposure_speed`
  * of the way a frame, and a grey-world white balance (`white_balance: 'grey_world'`) whose gains
@@ -172,6 +172,9 @@ async function installScriptedCamera({ frames_url, segments, fps, frame_count, l
     // the spill alone beyond REACH
     const SOFT_EDGE = 0.3;
     const REACH = 1 + SOFT_EDGE;
+    // the top of the head above the face: its height in the face's half-heights
+    const CROWN = 1.5;
+    const OUTLINE_FACING = Math.sqrt(1 - 0.85);
     const toLinear = new Float32Array(256).map((_, v) => {
       const c = v / 255;
       return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
@@ -208,17 +211,25 @@ async function installScriptedCamera({ frames_url, segments, fps, frame_count, l
       const spillOnly = lightOnFace ? light.ratio * SPILL : 0;
       for (let y = 0; y < height; y++) {
         const v = lightOnFace ? (y - cy) / halfHeight : 0;
-        const rowLit = lightOnFace && Math.abs(v) <= REACH;
+        const rowLit = lightOnFace && v >= -CROWN * REACH && v <= REACH;
         for (let x = 0; x < width; x++) {
           let k = spillOnly;
           if (rowLit) {
             const u = (x - cx) / halfWidth;
             const r2 = u * u + v * v;
+            let weight = SPILL;
             if (r2 <= REACH * REACH) {
               const soft = Math.min(1, Math.max(0, 1 - (Math.sqrt(r2) - 1) / SOFT_EDGE));
               const facing = Math.sqrt(Math.max(0, 1 - 0.85 * r2));
-              k = light.ratio * (SPILL + Math.max(0, facing - SPILL) * soft);
+              weight = SPILL + Math.max(0, facing - SPILL) * soft;
             }
+            if (v < 0 && r2 >= 1) {
+              // the top of the head above the face's outline, rounded like the face, CROWN
+              // half-heights tall, lit no more than the outline itself
+              const crown = Math.sqrt(Math.max(0, 1 - 0.85 * (u * u + (v / CROWN) ** 2)));
+              weight = Math.max(weight, Math.min(crown, OUTLINE_FACING));
+            }
+            k = light.ratio * weight;
           }
           const p = (y * width + x) * 4;
           const i = (y * width + x) * 3;

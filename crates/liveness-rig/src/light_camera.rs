@@ -6,8 +6,8 @@
 //! so.
 //!
 //! The live scene: a soft elliptical face region on the engine's own face box, shaded as a
-//! curved surface (the light falls off as the surface turns away from the screen), the neck
-//! and chest below it lit too, a weak spill on the background. `ratio` is the screen's light
+//! curved surface (the light falls off as the surface turns away from the screen), the top of
+//! the head above it, the neck and chest below it lit too, a weak spill on the background. `ratio` is the screen's light
 //! over the ambient light on the face: 0.05 in a bright office, 0.3 in a dim room. What the
 //! camera then does on its own is its [`CameraModel`] (`crate::camera_model`): a display-to-
 //! capture delay with jitter, its frame rate, auto-exposure, white balance, tone curve, channel
@@ -58,6 +58,14 @@ const SPILL: f32 = 0.06;
 /// The share of the face's light on the neck and on the chest.
 const NECK: f32 = 0.55;
 const CHEST: f32 = 0.4;
+/// The top of the head above the face, lit as a rounded surface like the face: its height above
+/// the face's centre in the face ellipse's half-heights (the crown 0.9 face boxes above the
+/// box's centre). It puts the screen's light on the hairline and the crown, where the light
+/// check's outline ring lies (issue 66), as a head's top would catch it.
+const CROWN: f32 = 1.5;
+/// How much of the screen's light the face's outline takes (the rounded face's shading at its
+/// ellipse), the most the top of the head above it takes.
+const OUTLINE_FACING: f32 = 0.387;
 /// A print's sheet: its half-width and half-height in face boxes, and the share of the light
 /// it takes (less than a face's centre: it is held a little farther than a face would be).
 const SHEET: (f32, f32) = (1.1, 1.3);
@@ -268,7 +276,19 @@ impl LightCamera {
                     } else {
                         0.0
                     };
-                    (SPILL + (facing - SPILL).max(0.0) * soft).max(body)
+                    // the top of the head above the face's outline (hair or a bald crown),
+                    // rounded like the face (a half-ellipse as wide, `CROWN` tall) and lit no
+                    // more than the outline itself, which it continues
+                    let crown = match v < 0.0 && r2 >= 1.0 {
+                        true => (1.0 - 0.85 * (u * u + (v / CROWN).powi(2)))
+                            .max(0.0)
+                            .sqrt()
+                            .min(OUTLINE_FACING),
+                        false => 0.0,
+                    };
+                    (SPILL + (facing - SPILL).max(0.0) * soft)
+                        .max(crown)
+                        .max(body)
                 }
                 None => SPILL,
             }

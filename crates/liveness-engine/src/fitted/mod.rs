@@ -9,10 +9,11 @@
 //! Between `pass` and `retry` of a passive session whose light gave evidence and whose flow
 //! finished it decides alone ([`verdict::decide`]); the rules keep every `fail` (the hard
 //! vetoes) and every session it does not decide. The bundled model reads the layers' outcomes
-//! and all 19 measured features of the face's depth, its answer to the light and the screen,
-//! each held to the sign its physics gives (`liveness_rig::eval::monotone`). Held out by person
-//! and by camera family it brings the live sessions not passed from 15 of 78 (the rules alone)
-//! to 2, and the trimmed sheets that pass from 4 of 132 to 2 (docs/accuracy.md).
+//! and 21 measured features of the face's depth, its answer to the light (the outline ring
+//! just outside the face among them) and the screen, each held to the sign its physics gives
+//! (`liveness_rig::eval::monotone`). Held out by person and by camera family it brings the live
+//! sessions not passed from 14 of 78 (the rules alone) to 2, and the trimmed sheets that pass
+//! from 4 of 132 to 2 by person and 1 by camera family (docs/accuracy.md).
 
 pub mod verdict;
 

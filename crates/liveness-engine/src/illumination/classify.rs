@@ -38,6 +38,11 @@ pub struct LightMeasures {
     pub margin_ratio: f32,
     pub margin_error: f32,
     pub margin_judged: bool,
+    /// The outline ring's gain over the face's and its error; `outline_judged` when enough of
+    /// it was in view against a room (a feature of the fitted decision, no rule reads it).
+    pub outline_ratio: f32,
+    pub outline_error: f32,
+    pub outline_judged: bool,
     /// RMS swing of the face's colour, and whether the room swung at most half as much.
     pub swing: f32,
     pub face_alone: bool,
@@ -75,6 +80,8 @@ impl LightMeasures {
             face_gain: self.face_gain,
             margin_ratio: judged(self.margin_ratio, self.margin_judged),
             margin_error: judged(self.margin_error, self.margin_judged),
+            outline_ratio: judged(self.outline_ratio, self.outline_judged),
+            outline_error: judged(self.outline_error, self.outline_judged),
             surround_ratio: judged(self.surround_ratio, self.against_room),
             glare_ratio: self.glare_ratio,
             darker_over_brighter: 1.0 + self.added,
@@ -163,6 +170,9 @@ mod tests {
             margin_ratio: 0.2,
             margin_error: 0.1,
             margin_judged: true,
+            outline_ratio: 0.2,
+            outline_error: 0.1,
+            outline_judged: true,
             swing: 0.1,
             face_alone: true,
             kept_up: true,

@@ -38,7 +38,7 @@ pub const ADDED_LIGHT_SPREAD: f32 = 1.6;
 pub const GLARE_MARK: f32 = 1.0 + (ADDED_LIGHT_SPREAD - 1.0) / 2.0;
 /// Border pixels (read every second pixel both ways) needed to compare face and room.
 pub const MIN_SURROUND_PIXELS: u32 = 150;
-/// Margin pixels needed to look for a print's paper around the face.
+/// Margin (and outline ring) pixels needed to look for a print's paper around the face.
 pub const MIN_MARGIN_PIXELS: u32 = 150;
 /// The margin's gain over the face's from which the margin answered like the face: a print's
 /// paper (about 1, less where the sheet is bent or tilted away), against the room and some

@@ -97,6 +97,17 @@ impl LightFinding {
     }
 }
 
+/// How far the outline ring's evidence reaches as an input of the fitted decision, in standard
+/// errors either side of [`PAPER_MARGIN`] (issue 66, set before the fit was run): past three a
+/// reading is decisive either way, and the exact distance there (−25 for a live head before a
+/// far room in strong light) would only stretch the input's scale and drown the sheets read
+/// in weak light.
+const OUTLINE_EVIDENCE_REACH: f32 = 3.0;
+/// The outline ratios the fitted decision reads: a sheet's paper answers at 0.5–1.3 of the
+/// face; beyond these bounds a ratio is the noise of a face that hardly answered (up to 470 on
+/// an injected stream), and it would stretch the input's scale as the reach above would.
+const OUTLINE_RATIO_BOUNDS: (f32, f32) = (-0.5, 1.5);
+
 /// The measured answer to the light.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LightReading {
@@ -119,6 +130,11 @@ pub struct LightReading {
     pub margin_ratio: f32,
     /// Standard error of the margin ratio.
     pub margin_error: f32,
+    /// The outline ring's gain over the face's (both against the room): about 1 for the paper
+    /// of a sheet trimmed round the head, the room's and the hairline's answer behind a head.
+    pub outline_ratio: f32,
+    /// Standard error of the outline ratio.
+    pub outline_error: f32,
     /// Surround gain over face gain.
     pub surround_ratio: f32,
     /// Light added on the surround over light added on the face.
@@ -149,6 +165,21 @@ impl LightReading {
     /// above, the ring around the face answered as the face did (a sheet); NaN when unmeasured.
     pub fn margin_in_errors(&self) -> f32 {
         in_errors(self.margin_ratio, PAPER_MARGIN, self.margin_error)
+    }
+
+    /// The outline ring's distance above [`PAPER_MARGIN`] in its own standard errors, within
+    /// [`OUTLINE_EVIDENCE_REACH`] either side: far above, the ring just outside the face
+    /// answered as the face did (paper trimmed round the head); NaN when unmeasured.
+    pub fn outline_in_errors(&self) -> f32 {
+        in_errors(self.outline_ratio, PAPER_MARGIN, self.outline_error)
+            .clamp(-OUTLINE_EVIDENCE_REACH, OUTLINE_EVIDENCE_REACH)
+    }
+
+    /// The outline ratio within [`OUTLINE_RATIO_BOUNDS`], as the fitted decision reads it; NaN
+    /// when unmeasured.
+    pub fn outline_ratio_bounded(&self) -> f32 {
+        self.outline_ratio
+            .clamp(OUTLINE_RATIO_BOUNDS.0, OUTLINE_RATIO_BOUNDS.1)
     }
 
     /// Whether the relief reads a curved face, as a point estimate at or above [`MIN_RELIEF`]:
@@ -183,6 +214,8 @@ impl LightReading {
             face_gain: f32::NAN,
             margin_ratio: f32::NAN,
             margin_error: f32::NAN,
+            outline_ratio: f32::NAN,
+            outline_error: f32::NAN,
             surround_ratio: f32::NAN,
             glare_ratio: f32::NAN,
             darker_over_brighter: f32::NAN,
@@ -195,7 +228,7 @@ impl LightReading {
     /// In words and numbers, for the layer's reason.
     pub fn describe(&self) -> String {
         format!(
-            "light {:?}: correlation {:.2} (chance {:.2}) over {} frames at {} ms, face gain {:.3} against the {}, margin {:.2} ± {:.2}, surround {:.2} (glare {:.2}), darker/brighter {:.2}, relief {:.2} ± {:.2}, swing {:.3}",
+            "light {:?}: correlation {:.2} (chance {:.2}) over {} frames at {} ms, face gain {:.3} against the {}, margin {:.2} ± {:.2}, outline {:.2} ± {:.2}, surround {:.2} (glare {:.2}), darker/brighter {:.2}, relief {:.2} ± {:.2}, swing {:.3}",
             self.finding,
             self.correlation,
             self.chance_correlation,
@@ -205,6 +238,8 @@ impl LightReading {
             if self.against_room { "room" } else { "frame" },
             self.margin_ratio,
             self.margin_error,
+            self.outline_ratio,
+            self.outline_error,
             self.surround_ratio,
             self.glare_ratio,
             self.darker_over_brighter,

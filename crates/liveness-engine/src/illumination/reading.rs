@@ -207,6 +207,7 @@ fn measure(samples: &[(u64, LightSample)], sequence: &Illumination) -> Option<Li
     let (added, added_error) =
         contrast_with_error(&lit, |s| s.darker, |s| s.brighter, |s| s.brighter);
     let (margin_excess, margin_error) = contrast_with_error(&lit, |s| s.margin, centre, centre);
+    let (outline_excess, outline_error) = contrast_with_error(&lit, |s| s.outline, centre, centre);
     let against_room = reference == Reference::Room;
     let times: Vec<f32> = lit.iter().map(|l| l.t).collect();
     let face_series: Vec<[f32; 2]> = lit.iter().map(|l| l.chroma(centre)).collect();
@@ -238,6 +239,11 @@ fn measure(samples: &[(u64, LightSample)], sequence: &Illumination) -> Option<Li
         margin_error,
         margin_judged: against_room
             && median_pixels(lit.iter().map(|l| l.sample.margin_pixels).collect())
+                >= MIN_MARGIN_PIXELS,
+        outline_ratio: 1.0 + outline_excess,
+        outline_error,
+        outline_judged: against_room
+            && median_pixels(lit.iter().map(|l| l.sample.outline_pixels).collect())
                 >= MIN_MARGIN_PIXELS,
         swing,
         face_alone: against_room

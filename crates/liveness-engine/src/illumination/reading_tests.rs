@@ -25,6 +25,8 @@ fn samples(sequence: &Illumination, gain: f32, relief: f32, room: f32) -> Vec<(u
                 brighter: face,
                 margin: lit(gain * room),
                 margin_pixels: 1_000,
+                outline: lit(gain * room),
+                outline_pixels: 500,
                 surround: lit(gain * room),
                 surround_pixels: 2_000,
                 from_backlog: false,
@@ -146,6 +148,7 @@ fn white_balanced(samples: Vec<(u64, LightSample)>) -> Vec<(u64, LightSample)> {
                 darker: apply(s.darker),
                 brighter: apply(s.brighter),
                 margin: apply(s.margin),
+                outline: apply(s.outline),
                 surround: apply(s.surround),
                 ..s
             };
@@ -190,21 +193,31 @@ fn white_balance_and_exposure_cancel_against_the_room() {
 fn a_print_is_told_by_its_paper_and_a_match_must_beat_chance() {
     let sequence = Illumination::draw(&mut rand::rngs::StdRng::seed_from_u64(3));
     // a bent print: centre and edge answer unevenly, but so does the paper around it
-    let bent: Vec<_> = samples(&sequence, 0.2, 0.3, 0.05)
-        .into_iter()
-        .map(|(t, s)| {
-            let sample = LightSample {
-                margin: s.centre,
-                ..s
-            };
-            (t, sample)
-        })
-        .collect();
-    let paper = read(&bent, &sequence);
+    let live_samples = samples(&sequence, 0.2, 0.3, 0.05);
+    // the live samples with one region answering as the face's centre does
+    let paper_in = |region: fn(&mut LightSample) -> &mut [f32; 3]| -> Vec<(u64, LightSample)> {
+        live_samples
+            .iter()
+            .map(|&(t, mut s)| {
+                *region(&mut s) = s.centre;
+                (t, s)
+            })
+            .collect()
+    };
+    let paper = read(&paper_in(|s| &mut s.margin), &sequence);
     assert_eq!(paper.finding, LightFinding::Flat, "{}", paper.describe());
     assert!(paper.finding.camera_dependent());
-    let live = read(&samples(&sequence, 0.2, 0.3, 0.05), &sequence);
+    let live = read(&live_samples, &sequence);
     assert!(live.margin_ratio < 0.3, "{}", live.describe());
+    assert!(live.outline_ratio < 0.3, "{}", live.describe());
+    // a sheet trimmed round the head: the margin ring reads the room, the outline ring paper
+    let trimmed = read(&paper_in(|s| &mut s.outline), &sequence);
+    assert!(
+        trimmed.outline_ratio > 0.9 && trimmed.outline_in_errors() > 2.0,
+        "{}",
+        trimmed.describe()
+    );
+    assert!(trimmed.margin_ratio < 0.3, "{}", trimmed.describe());
     // chance is reported and the live answer is above it
     assert!(
         live.correlation > live.chance_correlation,
@@ -223,6 +236,7 @@ fn without_a_room_a_camera_dependent_finding_needs_the_camera_held() {
                 let sample = LightSample {
                     surround_pixels: 0,
                     margin_pixels: 0,
+                    outline_pixels: 0,
                     camera_locked: locked,
                     ..s
                 };

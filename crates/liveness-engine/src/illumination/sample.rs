@@ -2,7 +2,8 @@
 //! of its rim (the parts of a curved face that turn away from the screen), of the face's
 //! darker and brighter halves (a glare adds the same light to both, a reflection multiplies
 //! each by its own brightness), of the margin right around the face (where a print's paper
-//! is), and of the frame's border, where the room is.
+//! is), of the outline ring just outside the face above the ears (where a sheet trimmed round
+//! the head still has paper), and of the frame's border, where the room is.
 
 use face_engine::geometry::BoundingBox;
 use image::RgbImage;
@@ -22,6 +23,13 @@ const MARGIN: (f32, f32) = (1.6, 2.1);
 /// The margin's lower edge below the face's centre, in ellipse radii: the neck and chest below
 /// it are as near the screen as the face.
 const MARGIN_BELOW: f32 = 0.3;
+/// The outline ring just outside the face's ellipse, in ellipse radii, and only above this
+/// many radii over the face's centre (beyond the ears, which reach from the eyes to the nose's
+/// foot): the room and the hairline behind a live head, still paper on a sheet trimmed round
+/// the head (issue 66: `liveness_rig`'s trimmed sheet keeps paper to 1.5 radii either side and
+/// 1.4 above).
+const OUTLINE: (f32, f32) = (1.15, 1.4);
+const OUTLINE_ABOVE: f32 = 0.3;
 /// Share of the frame's width and height taken as its border.
 const BORDER: f32 = 0.12;
 /// Border pixels closer to the face than this many face boxes (around its centre) are left
@@ -45,6 +53,11 @@ pub struct LightSample {
     pub margin: [f32; 3],
     /// Pixels read in the margin.
     pub margin_pixels: u32,
+    /// The outline ring just outside the face, above the ears (`OUTLINE`): the room and the
+    /// hairline behind a live head, the paper of a sheet trimmed round it.
+    pub outline: [f32; 3],
+    /// Pixels read in the outline ring.
+    pub outline_pixels: u32,
     /// The frame's top and side borders, away from the face.
     pub surround: [f32; 3],
     /// Pixels read in the border (none when the face fills the frame).
@@ -116,9 +129,19 @@ impl LightSample {
             x1: c.x + MARGIN.1 * a,
             y1: c.y + MARGIN_BELOW * b,
         };
-        let (margin, margin_pixels) = mean(rgb, margin_rect, |x, y| {
-            (MARGIN.0..MARGIN.1).contains(&radius(x, y))
+        // one pass over the margin's rectangle reads the outline ring inside it too
+        let (mut margin, mut outline) = (Mean::default(), Mean::default());
+        let outline_bottom = c.y - OUTLINE_ABOVE * b;
+        margin_rect.for_each(rgb, |x, y| {
+            let r = radius(x, y);
+            if (MARGIN.0..MARGIN.1).contains(&r) {
+                margin.add(linear_at(rgb, table, x, y));
+            } else if (OUTLINE.0..OUTLINE.1).contains(&r) && (y as f32) < outline_bottom {
+                outline.add(linear_at(rgb, table, x, y));
+            }
         });
+        let ((margin, margin_pixels), (outline, outline_pixels)) =
+            (margin.finish(), outline.finish());
         Self {
             centre: centre.0,
             rim: rim.0,
@@ -126,6 +149,8 @@ impl LightSample {
             brighter: brighter.0,
             margin,
             margin_pixels,
+            outline,
+            outline_pixels,
             surround,
             surround_pixels,
             from_backlog: false,
@@ -214,19 +239,6 @@ impl Mean {
             n => (self.sum.map(|s| (s / f64::from(n)) as f32), n),
         }
     }
-}
-
-/// Mean colour of the pixels of `rect` (clipped to the image) that `keep` accepts, and how
-/// many there were; zeros when none.
-fn mean(rgb: &RgbImage, rect: Rect, keep: impl Fn(u32, u32) -> bool) -> ([f32; 3], u32) {
-    let table = linear_table();
-    let mut mean = Mean::default();
-    rect.for_each(rgb, |x, y| {
-        if keep(x, y) {
-            mean.add(linear_at(rgb, table, x, y));
-        }
-    });
-    mean.finish()
 }
 
 /// The top border and the upper 60% of the side borders, without the face's neighbourhood.

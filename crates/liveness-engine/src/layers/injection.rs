@@ -88,9 +88,12 @@ const CLEAR_CORRELATION: f32 = 0.9;
 /// (shares of frozen face pairs, of repeated frames and of frames out of order, the median
 /// moiré peak and blending boundary, the identity jitter) and the light check's measurements
 /// (its correlation and margin over chance, the face's gain, relief and its standard error,
-/// the paper margin's ratio and its error, the surround's ratio, the glare ratio, the darker
-/// half over the brighter, the face's swing, the frames lit, whether the room was in view).
-pub const FEATURES: [&str; 21] = [
+/// the paper margin's ratio and its error, the relief's and the margin's distances in errors,
+/// the outline ring's ratio, its error and its distance in errors (ratio and distance bounded:
+/// `LightReading::outline_in_errors`), the surround's ratio, the
+/// glare ratio, the darker half over the brighter, the face's swing, the frames lit, whether
+/// the room was in view).
+pub const FEATURES: [&str; 24] = [
     "frozen_share",
     "repeated_share",
     "out_of_order_share",
@@ -106,6 +109,9 @@ pub const FEATURES: [&str; 21] = [
     "light_margin_error",
     "light_relief_in_errors",
     "light_margin_in_errors",
+    "light_outline_ratio",
+    "light_outline_error",
+    "light_outline_in_errors",
     "light_surround_ratio",
     "light_glare_ratio",
     "light_darker_over_brighter",
@@ -189,6 +195,9 @@ fn features(stream: Option<&StreamReading>, light: Option<&LightReading>) -> [f3
         l.margin_error,
         l.relief_in_errors(),
         l.margin_in_errors(),
+        l.outline_ratio_bounded(),
+        l.outline_error,
+        l.outline_in_errors(),
         l.surround_ratio,
         l.glare_ratio,
         l.darker_over_brighter,

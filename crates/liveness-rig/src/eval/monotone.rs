@@ -23,12 +23,15 @@ pub fn expected_sign(input: &str) -> Option<f64> {
         // the model's live probability
         "anti_spoof.median" | "anti_spoof.p25" => Some(1.0),
         // a screen's moiré, a blending boundary, light added on top (a screen's glass), a
-        // paper margin or surround answering as the face does, surroundings moving with it
+        // paper margin, outline ring or surround answering as the face does, surroundings
+        // moving with it
         "deepfake_injection.moire"
         | "deepfake_injection.boundary"
         | "deepfake_injection.light_glare_ratio"
         | "deepfake_injection.light_margin_ratio"
         | "deepfake_injection.light_margin_in_errors"
+        | "deepfake_injection.light_outline_ratio"
+        | "deepfake_injection.light_outline_in_errors"
         | "deepfake_injection.light_surround_ratio"
         | "motion.ring_with_face_share" => Some(-1.0),
         // the face following this session's sequence, and its depth: relief under the light,
@@ -95,7 +98,7 @@ mod tests {
                 !outcome && expected_sign(name).is_some()
             })
             .count();
-        assert_eq!(signed_features, 16);
+        assert_eq!(signed_features, 18);
     }
 
     #[test]
