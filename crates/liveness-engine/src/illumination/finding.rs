@@ -168,15 +168,15 @@ impl LightReading {
     }
 
     /// The outline ring's distance above [`PAPER_MARGIN`] in its own standard errors, within
-    /// [`OUTLINE_EVIDENCE_REACH`] either side: far above, the ring just outside the face
+    /// `OUTLINE_EVIDENCE_REACH` (3) either side: far above, the ring just outside the face
     /// answered as the face did (paper trimmed round the head); NaN when unmeasured.
     pub fn outline_in_errors(&self) -> f32 {
         in_errors(self.outline_ratio, PAPER_MARGIN, self.outline_error)
             .clamp(-OUTLINE_EVIDENCE_REACH, OUTLINE_EVIDENCE_REACH)
     }
 
-    /// The outline ratio within [`OUTLINE_RATIO_BOUNDS`], as the fitted decision reads it; NaN
-    /// when unmeasured.
+    /// The outline ratio within `OUTLINE_RATIO_BOUNDS` (−0.5…1.5), as the fitted decision reads
+    /// it; NaN when unmeasured.
     pub fn outline_ratio_bounded(&self) -> f32 {
         self.outline_ratio
             .clamp(OUTLINE_RATIO_BOUNDS.0, OUTLINE_RATIO_BOUNDS.1)
@@ -254,4 +254,37 @@ impl LightReading {
 /// exact reading stays finite).
 fn in_errors(value: f32, cut: f32, error: f32) -> f32 {
     (value - cut) / error.max(1e-3)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_outline_features_are_bounded_and_stay_unmeasured_when_unmeasured() {
+        let paper = LightReading {
+            outline_ratio: 2.4,
+            outline_error: 0.01,
+            ..LightReading::unmeasured(LightFinding::Follows)
+        };
+        assert_eq!(paper.outline_in_errors(), OUTLINE_EVIDENCE_REACH);
+        assert_eq!(paper.outline_ratio_bounded(), OUTLINE_RATIO_BOUNDS.1);
+        let room = LightReading {
+            outline_ratio: -3.0,
+            outline_error: 0.1,
+            ..paper
+        };
+        assert_eq!(room.outline_in_errors(), -OUTLINE_EVIDENCE_REACH);
+        assert_eq!(room.outline_ratio_bounded(), OUTLINE_RATIO_BOUNDS.0);
+        let within = LightReading {
+            outline_ratio: 0.9,
+            outline_error: 0.1,
+            ..paper
+        };
+        assert!((within.outline_in_errors() - 2.0).abs() < 1e-5);
+        assert_eq!(within.outline_ratio_bounded(), 0.9);
+        let unmeasured = LightReading::unmeasured(LightFinding::TooFewFrames);
+        assert!(unmeasured.outline_in_errors().is_nan());
+        assert!(unmeasured.outline_ratio_bounded().is_nan());
+    }
 }
