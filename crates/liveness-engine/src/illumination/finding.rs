@@ -97,11 +97,14 @@ impl LightFinding {
     }
 }
 
-/// How far the outline ring's evidence reaches as an input of the fitted decision, in standard
-/// errors either side of [`PAPER_MARGIN`] (issue 66, set before the fit was run): past three a
-/// reading is decisive either way, and the exact distance there (−25 for a live head before a
-/// far room in strong light) would only stretch the input's scale and drown the sheets read
-/// in weak light.
+/// How far the outline ring's evidence of paper reaches as an input of the fitted decision, in
+/// standard errors above [`PAPER_MARGIN`] (issue 66): past three a reading is decisive, and
+/// the exact distance would only stretch the input's scale and drown the sheets read in weak
+/// light. Below the mark the evidence is 0, not negative: a ring that answered like a room
+/// shows that no paper was trimmed round the face, not that a live head is there (a screen's
+/// replay or an injected stream show the recorded room there too; read two-sided (±3), as
+/// first fitted, a replay's −3 pulled it towards live, and replays passed held out on four
+/// draws: docs/accuracy.md).
 const OUTLINE_EVIDENCE_REACH: f32 = 3.0;
 /// The outline ratios the fitted decision reads: a sheet's paper answers at 0.5–1.3 of the
 /// face; beyond these bounds a ratio is the noise of a face that hardly answered (up to 470 on
@@ -167,12 +170,13 @@ impl LightReading {
         in_errors(self.margin_ratio, PAPER_MARGIN, self.margin_error)
     }
 
-    /// The outline ring's distance above [`PAPER_MARGIN`] in its own standard errors, within
-    /// `OUTLINE_EVIDENCE_REACH` (3) either side: far above, the ring just outside the face
-    /// answered as the face did (paper trimmed round the head); NaN when unmeasured.
+    /// The outline ring's evidence of paper: its distance above [`PAPER_MARGIN`] in its own
+    /// standard errors, from 0 (at or below the mark) to `OUTLINE_EVIDENCE_REACH` (3): far
+    /// above, the ring just outside the face answered as the face did (paper trimmed round the
+    /// head); NaN when unmeasured.
     pub fn outline_in_errors(&self) -> f32 {
         in_errors(self.outline_ratio, PAPER_MARGIN, self.outline_error)
-            .clamp(-OUTLINE_EVIDENCE_REACH, OUTLINE_EVIDENCE_REACH)
+            .clamp(0.0, OUTLINE_EVIDENCE_REACH)
     }
 
     /// The outline ratio within `OUTLINE_RATIO_BOUNDS` (−0.5…1.5), as the fitted decision reads
@@ -274,7 +278,8 @@ mod tests {
             outline_error: 0.1,
             ..paper
         };
-        assert_eq!(room.outline_in_errors(), -OUTLINE_EVIDENCE_REACH);
+        // a room there is no evidence either way
+        assert_eq!(room.outline_in_errors(), 0.0);
         assert_eq!(room.outline_ratio_bounded(), OUTLINE_RATIO_BOUNDS.0);
         let within = LightReading {
             outline_ratio: 0.9,

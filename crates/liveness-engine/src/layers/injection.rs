@@ -89,8 +89,8 @@ const CLEAR_CORRELATION: f32 = 0.9;
 /// moiré peak and blending boundary, the identity jitter) and the light check's measurements
 /// (its correlation and margin over chance, the face's gain, relief and its standard error,
 /// the paper margin's ratio and its error, the relief's and the margin's distances in errors,
-/// the outline ring's ratio, its error and its distance in errors (ratio and distance bounded:
-/// `LightReading::outline_in_errors`), the surround's ratio, the glare ratio, the darker half
+/// the outline ring's ratio, its error and its evidence of paper (its distance above the mark
+/// in errors, 0 to 3: `LightReading::outline_in_errors`), the surround's ratio, the glare ratio, the darker half
 /// over the brighter, the face's swing, the frames lit, whether the room was in view).
 pub const FEATURES: [&str; 24] = [
     "frozen_share",
