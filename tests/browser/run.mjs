@@ -149,7 +149,8 @@ async function visit(label) {
  * `liveness_rig::light_camera` in JavaScript: it reads the colour the page shows around the
  * oval (`body[data-light]`), and renders the light that colour throws on a live face, `delay_ms`
  * later: a soft ellipse on the engine's face box of each frame (`boxes`), shaded as a rounded
- * surface, the top of the head above it, a weak spill on the background, screen-to-ambient ratio `ratio`, sensor noise.
+ * surface, the top of the head above it, a weak spill on the background, screen-to-ambient
+ * ratio `ratio`, sensor noise.
  * `light.camera` adds what a phone does on its own (the model of `liveness_rig::camera_model`):
  * an auto-exposure that takes back `exposure_pull` of each brightness change, `exposure_speed`
  * of the way a frame, and a grey-world white balance (`white_balance: 'grey_world'`) whose gains

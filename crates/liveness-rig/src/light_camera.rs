@@ -7,11 +7,11 @@
 //!
 //! The live scene: a soft elliptical face region on the engine's own face box, shaded as a
 //! curved surface (the light falls off as the surface turns away from the screen), the top of
-//! the head above it, the neck and chest below it lit too, a weak spill on the background. `ratio` is the screen's light
-//! over the ambient light on the face: 0.05 in a bright office, 0.3 in a dim room. What the
-//! camera then does on its own is its [`CameraModel`] (`crate::camera_model`): a display-to-
-//! capture delay with jitter, its frame rate, auto-exposure, white balance, tone curve, channel
-//! gains, resolution, sensor noise and JPEG. [`LightCamera::new`] is the single reference
+//! the head above it, the neck and chest below it lit too, a weak spill on the background.
+//! `ratio` is the screen's light over the ambient light on the face: 0.05 in a bright office,
+//! 0.3 in a dim room. What the camera then does on its own is its [`CameraModel`]
+//! (`crate::camera_model`): a display-to-capture delay with jitter, its frame rate,
+//! auto-exposure, white balance, tone curve, channel gains, resolution, sensor noise and JPEG. [`LightCamera::new`] is the single reference
 //! camera of issue 29; [`LightCamera::with_model`] films through any camera of the family.
 //!
 //! The attack scenes: a replay on a screen (its glass adds a uniform glare, whatever is
@@ -64,7 +64,7 @@ const CHEST: f32 = 0.4;
 /// check's outline ring lies (issue 66), as a head's top would catch it.
 const CROWN: f32 = 1.5;
 /// How much of the screen's light the face's outline takes (the rounded face's shading at its
-/// ellipse), the most the top of the head above it takes.
+/// ellipse, √(1 − 0.85)), the most the top of the head above it takes.
 const OUTLINE_FACING: f32 = 0.387;
 /// A print's sheet: its half-width and half-height in face boxes, and the share of the light
 /// it takes (less than a face's centre: it is held a little farther than a face would be).
