@@ -14,17 +14,15 @@
 use face_engine::Image;
 use face_engine::geometry::BoundingBox;
 use facegate_liveness_engine::layers::quantile;
+use facegate_liveness_engine::{CAMERA_SETTLE_MS, MIN_MODEL_FACES};
 use liveness_rig::camera_model::CameraFamily;
 use liveness_rig::eval::camera_family::{Job, TESTS_SALT, drawn_session, jobs, trimmed_sheet_jobs};
 use liveness_rig::eval::set::{Half, Truth};
 use liveness_rig::eval::{engine, in_parallel};
+use liveness_rig::replay::frame_capture_ms;
 
 /// Lit frames start this long into the session (the sequence's delay).
 const LIT_FROM_MS: u64 = 600;
-/// The engine's settling after the colours' window.
-const SETTLE_MS: u64 = 1_000;
-/// Unlit faces the engine's model judges after the settling.
-const UNLIT_FACES: usize = 10;
 
 /// One lit frame kept for the corrections made once the session's reference is known.
 struct LitFrame {
@@ -57,7 +55,7 @@ fn probe(job: &Job) -> Option<String> {
     let engine = engine();
     let (mut lit_frames, mut unlit, mut unlit_face_means) = (Vec::new(), Vec::new(), Vec::new());
     for (i, frame) in job.case.frames().into_iter().enumerate() {
-        let t = (i as f64 * 1000.0 / f64::from(job.case.fps)).round() as u64;
+        let t = frame_capture_ms(i, job.case.fps);
         if !camera.due(t) || t < LIT_FROM_MS {
             continue;
         }
@@ -78,10 +76,10 @@ fn probe(job: &Job) -> Option<String> {
                 image,
                 raw,
             });
-        } else if t >= window_end + SETTLE_MS {
+        } else if t >= window_end + CAMERA_SETTLE_MS {
             unlit.push(raw);
             unlit_face_means.push(means(&image, &scaled_box(&face.bbox, 0.6)));
-            if unlit.len() >= UNLIT_FACES {
+            if unlit.len() >= MIN_MODEL_FACES {
                 break;
             }
         }

@@ -135,7 +135,9 @@ pub struct ReplayOutcome {
     pub frames_sent: usize,
 }
 
-fn timestamp(index: usize, fps: f32) -> u64 {
+/// The capture time, in ms from the first frame, of frame `index` of footage at `fps`: how every
+/// replay of recorded footage in the rig and its tests times a frame.
+pub fn frame_capture_ms(index: usize, fps: f32) -> u64 {
     (index as f64 * 1000.0 / f64::from(fps.max(0.1))).round() as u64
 }
 
@@ -169,7 +171,7 @@ pub fn play_through(
     show_sequence(session, camera.as_deref_mut());
     let mut sent = 0;
     for (index, frame) in frames.into_iter().enumerate() {
-        let t = timestamp(index, fps);
+        let t = frame_capture_ms(index, fps);
         let frame = match camera.as_deref_mut() {
             Some(camera) => {
                 // a camera slower than the footage skips the frames between its own
@@ -262,7 +264,7 @@ pub fn replay_scripted(
             // a person holding still is not a frozen stream: a camera never repeats its bytes
             bytes = with_sensor_noise(&bytes, sent as u64);
         }
-        let t = timestamp(sent, fps);
+        let t = frame_capture_ms(sent, fps);
         if let Some(camera) = camera.as_deref_mut() {
             bytes = camera.capture_stamped(&bytes, t);
         }

@@ -25,7 +25,7 @@ const MIN_HOLD_FACES: usize = 10;
 /// Faces the anti-spoof model judged that a passive hold with the light check needs (the
 /// model skips the frames the colours light; its median and 25th percentile over fewer than
 /// about a second of frames swing with a single odd frame).
-pub(super) const MIN_MODEL_FACES: usize = 10;
+pub const MIN_MODEL_FACES: usize = 10;
 /// Capture time over which half of [`MIN_HOLD_FACES`] (or of [`MIN_MODEL_FACES`]) stands in
 /// for the whole count. The counts ask for enough frames that one odd frame does not sway the
 /// layers' medians and quartiles; a loaded server analyses each session's frames a second or

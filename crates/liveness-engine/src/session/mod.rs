@@ -34,9 +34,10 @@ use crate::observation::{
     Analysis, CarriedBoxJudgement, FrameObservation, observe, observe_action,
 };
 
+pub use flow::MIN_MODEL_FACES;
 use intake::{Admission, FrameIntake};
 pub use key_frames::{KEY_FRAME_GAP_MS, LANE_KEY_FRAME_GAP_MS};
-pub use light::LightCheck;
+pub use light::{CAMERA_SETTLE_MS, LightCheck};
 pub use opening::{NO_FLASH_CHALLENGES, Opening};
 use portrait::PortraitCandidate;
 

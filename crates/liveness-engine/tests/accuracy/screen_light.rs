@@ -154,7 +154,7 @@ fn a_live_face_timed_by_arrival_over_a_slow_link_is_never_failed() {
         let mut session = lit::seeded_session(SessionMode::Passive, 7);
         let mut camera = lit::camera_for(&session, Scene::LiveFace, 0.3, 7);
         for (i, frame) in case.frames().into_iter().enumerate() {
-            let captured = (i as f64 * 1000.0 / f64::from(case.fps)).round() as u64;
+            let captured = liveness_rig::replay::frame_capture_ms(i, case.fps);
             let frame = match stamped {
                 true => camera.capture_stamped(&frame, captured),
                 false => camera.capture(&frame, captured),

@@ -69,7 +69,7 @@ fn run_overloaded(case: &Case, set_aside: bool, period_ms: u64, first_take_ms: u
         .into_iter()
         .enumerate()
     {
-        let t = (i as f64 * 1000.0 / f64::from(case.fps)).round() as u64;
+        let t = liveness_rig::replay::frame_capture_ms(i, case.fps);
         mailbox.put(PendingFrame {
             jpeg: camera.capture_stamped(&frame, t),
             timestamp_ms: t,

@@ -110,7 +110,7 @@ pub fn run_at_ratio(
 ) -> FamilyRun {
     let (mut session, mut camera, ratio) = drawn_session(job, families, salt, ratio);
     for (i, frame) in job.case.frames().into_iter().enumerate() {
-        let t = (i as f64 * 1000.0 / f64::from(job.case.fps)).round() as u64;
+        let t = crate::replay::frame_capture_ms(i, job.case.fps);
         if !camera.due(t) {
             continue;
         }

@@ -71,7 +71,7 @@ pub fn run_lit(case: &Case, label: &str, scene: Scene, ratio: f32, mode: Session
     let mut camera = lit::camera_for(&session, scene, ratio, seed);
     let mut asked_for_light = false;
     for (i, frame) in case.frames().into_iter().enumerate() {
-        let t = (i as f64 * 1000.0 / f64::from(case.fps)).round() as u64;
+        let t = crate::replay::frame_capture_ms(i, case.fps);
         let events = session.push_frame(&camera.capture_stamped(&frame, t), t);
         if std::env::var("LIGHT_EVENTS").is_ok() && !events.is_empty() {
             println!("{label} {} {t}: {events:?}", case.name);
