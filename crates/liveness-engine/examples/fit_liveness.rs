@@ -12,10 +12,13 @@
 //! `fail` and is left out of every fit, as the engine decides; with `--keep-rules-passes` a
 //! session the rules passed passes whatever the model says (the model only turns the rules'
 //! `retry` into `pass`; the engine lets it decide alone between the two); `--write`
-//! writes the coefficients fitted on every session (the engine's `data/fitted_decision.json`).
+//! writes the coefficients fitted on every session (the engine's `data/fitted_decision.json`);
+//! `--test other.csv` applies that fit, pass point and all, to sessions it never saw (fresh
+//! draws of `feature_table -- --from-draw K`) and reports them as the folds are reported.
 
 use std::collections::BTreeMap;
 
+use facegate_liveness_engine::fitted::FittedDecision;
 use liveness_rig::eval::fit::{
     DevelopmentSession, DevelopmentSet, L2, Outcome, PASS_MARGIN, STEPS, chosen_inputs,
     cross_validate, fit,
@@ -28,7 +31,7 @@ fn main() {
         .first()
         .expect("usage: fit_liveness <features.csv> [options]");
     const FLAGS: [&str; 2] = ["--veto", "--keep-rules-passes"];
-    const OPTIONS: [&str; 3] = ["--inputs", "--write", "--nested"];
+    const OPTIONS: [&str; 4] = ["--inputs", "--write", "--nested", "--test"];
     let (mut flags, mut options) = (Vec::new(), BTreeMap::new());
     let mut rest = args.iter().skip(1);
     while let Some(arg) = rest.next() {
@@ -141,18 +144,7 @@ fn main() {
     for (w, n) in weighted.iter().take(15) {
         println!("{w:+.3} {n}");
     }
-    let mut attacks: Vec<(f64, &str)> = train
-        .iter()
-        .filter(|s| !s.live)
-        .map(|s| (set.probability(&model, s), s.class.as_str()))
-        .collect();
-    attacks.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let mut live: Vec<f64> = train
-        .iter()
-        .filter(|s| s.live)
-        .map(|s| set.probability(&model, s))
-        .collect();
-    live.sort_by(f64::total_cmp);
+    let (attacks, live) = ranked(&set, &train, &model);
     println!(
         "== highest attack probabilities: {:.3?}",
         &attacks[..attacks.len().min(5)]
@@ -162,11 +154,82 @@ fn main() {
         &live[..live.len().min(8)],
         live.get(live.len() / 2).copied().unwrap_or(f64::NAN)
     );
+    if let Some(test_path) = option("--test") {
+        test_untouched(&test_path, &set, &model, (veto, keep_rules_passes));
+    }
     if let Some(out) = option("--write") {
         let json = serde_json::to_string_pretty(&model).expect("coefficients serialise");
         std::fs::write(&out, json + "\n").expect("the coefficients file");
         println!("wrote {out}");
     }
+}
+
+/// Applies `model` (fitted on every session of `set`, pass point and all) to the sessions of
+/// the set at `path`, which it never saw, and reports them as the folds are reported.
+fn test_untouched(
+    path: &str,
+    set: &DevelopmentSet,
+    model: &FittedDecision,
+    (veto, keep_rules_passes): (bool, bool),
+) {
+    let text = std::fs::read_to_string(path).expect("the test set");
+    let test = DevelopmentSet::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(test.inputs, set.inputs, "{path} holds other inputs");
+    let outcomes: Vec<Outcome> = test
+        .sessions
+        .iter()
+        .map(|s| {
+            if veto && s.vetoed() {
+                Outcome::Fail
+            } else if (keep_rules_passes && s.rules == "pass")
+                || test.light_judged(s) && test.probability(model, s) >= model.pass_at
+            {
+                Outcome::Pass
+            } else {
+                Outcome::Retry
+            }
+        })
+        .collect();
+    report(
+        &format!("fitted on every session, tested on {path}"),
+        &test,
+        &outcomes,
+    );
+    // the sessions the model decides: not vetoed, their light judged
+    let judged: Vec<&DevelopmentSession> = test
+        .sessions
+        .iter()
+        .filter(|s| !(veto && s.vetoed()) && test.light_judged(s))
+        .collect();
+    let (attacks, live) = ranked(&test, &judged, model);
+    println!(
+        "== tested: highest attack probabilities {:.3?}, lowest live {:.3?} (pass at {:.3})",
+        &attacks[..attacks.len().min(4)],
+        &live[..live.len().min(6)],
+        model.pass_at
+    );
+}
+
+/// The attacks of `sessions` by `model`'s probability, highest first (with their class), and
+/// the live sessions' probabilities, lowest first.
+fn ranked<'a>(
+    set: &DevelopmentSet,
+    sessions: &[&'a DevelopmentSession],
+    model: &FittedDecision,
+) -> (Vec<(f64, &'a str)>, Vec<f64>) {
+    let mut attacks: Vec<(f64, &str)> = sessions
+        .iter()
+        .filter(|s| !s.live)
+        .map(|s| (set.probability(model, s), s.class.as_str()))
+        .collect();
+    attacks.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut live: Vec<f64> = sessions
+        .iter()
+        .filter(|s| s.live)
+        .map(|s| set.probability(model, s))
+        .collect();
+    live.sort_by(f64::total_cmp);
+    (attacks, live)
 }
 
 /// BPCER, live `fail`s and APCER per class of `outcomes` (one per session, in order).

@@ -111,6 +111,15 @@ const OUTLINE_EVIDENCE_REACH: f32 = 3.0;
 /// an injected stream), and it would stretch the input's scale as the reach above would.
 const OUTLINE_RATIO_BOUNDS: (f32, f32) = (-0.5, 1.5);
 
+/// How far the light's evidence of having been added on top reaches as an input of the fitted
+/// decision: the darker half's gain over the brighter's from 1 (a reflection: both halves' log
+/// chroma move alike) to 2, read as 0 to 1. A reflection stays at 1 (live faces 0.69–1.42 on the
+/// development set); the rules call a glare from [`ADDED_LIGHT_SPREAD`](super::cutoffs::ADDED_LIGHT_SPREAD) (1.6), and screen
+/// replays measure 1.48 and up. Past 2 a reading is decisive, and the tails of a face that
+/// hardly answered (−130 to 600) would stretch the input's scale as the outline's would. Below 1
+/// it is 0, not negative: a darker half that answered less is no evidence of life.
+const ADDED_LIGHT_REACH: f32 = 2.0;
+
 /// The measured answer to the light.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LightReading {
@@ -177,6 +186,13 @@ impl LightReading {
     pub fn outline_in_errors(&self) -> f32 {
         in_errors(self.outline_ratio, PAPER_MARGIN, self.outline_error)
             .clamp(0.0, OUTLINE_EVIDENCE_REACH)
+    }
+
+    /// The evidence that the light was added on top of the face (a screen's glass) rather than
+    /// reflected by it: the darker half's gain over the brighter's above 1, up to
+    /// `ADDED_LIGHT_REACH` (2), read as 0 to 1; NaN when unmeasured.
+    pub fn added_light_evidence(&self) -> f32 {
+        self.darker_over_brighter.clamp(1.0, ADDED_LIGHT_REACH) - 1.0
     }
 
     /// The outline ratio within `OUTLINE_RATIO_BOUNDS` (−0.5…1.5), as the fitted decision reads
@@ -291,5 +307,20 @@ mod tests {
         let unmeasured = LightReading::unmeasured(LightFinding::TooFewFrames);
         assert!(unmeasured.outline_in_errors().is_nan());
         assert!(unmeasured.outline_ratio_bounded().is_nan());
+    }
+
+    #[test]
+    fn the_added_light_evidence_is_one_sided_and_bounded() {
+        let with = |darker_over_brighter| LightReading {
+            darker_over_brighter,
+            ..LightReading::unmeasured(LightFinding::Follows)
+        };
+        // a reflection, or a darker half that answered less: no evidence either way
+        assert_eq!(with(1.0).added_light_evidence(), 0.0);
+        assert_eq!(with(0.7).added_light_evidence(), 0.0);
+        assert_eq!(with(-130.0).added_light_evidence(), 0.0);
+        assert!((with(1.5).added_light_evidence() - 0.5).abs() < 1e-6);
+        assert_eq!(with(600.0).added_light_evidence(), ADDED_LIGHT_REACH - 1.0);
+        assert!(with(f32::NAN).added_light_evidence().is_nan());
     }
 }

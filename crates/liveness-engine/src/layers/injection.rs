@@ -91,8 +91,10 @@ const CLEAR_CORRELATION: f32 = 0.9;
 /// the paper margin's ratio and its error, the relief's and the margin's distances in errors,
 /// the outline ring's ratio, its error and its evidence of paper (its distance above the mark
 /// in errors, 0 to 3: `LightReading::outline_in_errors`), the surround's ratio, the glare ratio, the darker half
-/// over the brighter, the face's swing, the frames lit, whether the room was in view).
-pub const FEATURES: [&str; 24] = [
+/// over the brighter and its evidence of light added on top (0 to 1:
+/// `LightReading::added_light_evidence`), the face's swing, the frames lit, whether the room
+/// was in view).
+pub const FEATURES: [&str; 25] = [
     "frozen_share",
     "repeated_share",
     "out_of_order_share",
@@ -114,6 +116,7 @@ pub const FEATURES: [&str; 24] = [
     "light_surround_ratio",
     "light_glare_ratio",
     "light_darker_over_brighter",
+    "light_added_light",
     "light_swing",
     "light_frames",
     "light_against_room",
@@ -200,6 +203,7 @@ fn features(stream: Option<&StreamReading>, light: Option<&LightReading>) -> [f3
         l.surround_ratio,
         l.glare_ratio,
         l.darker_over_brighter,
+        l.added_light_evidence(),
         l.swing,
         if light.is_some() {
             l.frames as f32

@@ -28,6 +28,7 @@ pub fn expected_sign(input: &str) -> Option<f64> {
         "deepfake_injection.moire"
         | "deepfake_injection.boundary"
         | "deepfake_injection.light_glare_ratio"
+        | "deepfake_injection.light_added_light"
         | "deepfake_injection.light_margin_ratio"
         | "deepfake_injection.light_margin_in_errors"
         | "deepfake_injection.light_outline_ratio"
@@ -98,7 +99,7 @@ mod tests {
                 !outcome && expected_sign(name).is_some()
             })
             .count();
-        assert_eq!(signed_features, 18);
+        assert_eq!(signed_features, 19);
     }
 
     #[test]
