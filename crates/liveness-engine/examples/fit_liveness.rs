@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use facegate_liveness_engine::fitted::FittedDecision;
 use liveness_rig::eval::fit::{
     DevelopmentSession, DevelopmentSet, L2, Outcome, PASS_MARGIN, STEPS, chosen_inputs,
-    cross_validate, fit,
+    cross_validate, decide, fit,
 };
 use liveness_rig::eval::selection::{best_pair, nested_cross_validate};
 
@@ -178,17 +178,7 @@ fn test_untouched(
     let outcomes: Vec<Outcome> = test
         .sessions
         .iter()
-        .map(|s| {
-            if veto && s.vetoed() {
-                Outcome::Fail
-            } else if (keep_rules_passes && s.rules == "pass")
-                || test.light_judged(s) && test.probability(model, s) >= model.pass_at
-            {
-                Outcome::Pass
-            } else {
-                Outcome::Retry
-            }
-        })
+        .map(|s| decide(&test, model, s, (veto, keep_rules_passes)))
         .collect();
     report(
         &format!("fitted on every session, tested on {path}"),

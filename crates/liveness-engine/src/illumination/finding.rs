@@ -112,12 +112,13 @@ const OUTLINE_EVIDENCE_REACH: f32 = 3.0;
 const OUTLINE_RATIO_BOUNDS: (f32, f32) = (-0.5, 1.5);
 
 /// How far the light's evidence of having been added on top reaches as an input of the fitted
-/// decision: the darker half's gain over the brighter's from 1 (a reflection: both halves' log
-/// chroma move alike) to 2, read as 0 to 1. A reflection stays at 1 (live faces 0.69–1.42 on the
-/// development set); the rules call a glare from [`ADDED_LIGHT_SPREAD`](super::cutoffs::ADDED_LIGHT_SPREAD) (1.6), and screen
-/// replays measure 1.48 and up. Past 2 a reading is decisive, and the tails of a face that
-/// hardly answered (−130 to 600) would stretch the input's scale as the outline's would. Below 1
-/// it is 0, not negative: a darker half that answered less is no evidence of life.
+/// decision (issue 66): the darker half's gain over the brighter's from 1 (a reflection: both
+/// halves' log chroma move alike) to 2, read as 0 to 1. Live faces measure 0.69–1.42 (the
+/// development set, draws 1–2); the rules call a glare from `ADDED_LIGHT_SPREAD` (1.6), and
+/// screen replays measure 1.48 and up. Past 2 a reading is decisive, and the tails of faces
+/// that hardly answered (−133 to 603 over draws 1–6) would stretch the input's scale as the
+/// outline's would. Below 1 it is 0, not negative: a darker half that answered less is no
+/// evidence of life.
 const ADDED_LIGHT_REACH: f32 = 2.0;
 
 /// The measured answer to the light.

@@ -324,18 +324,7 @@ pub fn cross_validate_choosing(
     mut choose: impl FnMut(&str, &[&DevelopmentSession]) -> Vec<String>,
 ) -> Vec<Outcome> {
     let vetoed = |s: &DevelopmentSession| veto && s.vetoed();
-    let mut outcomes: Vec<Outcome> = set
-        .sessions
-        .iter()
-        .map(
-            |s| match (vetoed(s), keep_rules_passes && s.rules == "pass") {
-                (true, _) => Outcome::Fail,
-                (false, true) => Outcome::Pass,
-                (false, false) => Outcome::Retry,
-            },
-        )
-        .collect();
-    let light_judged: Vec<bool> = set.sessions.iter().map(|s| set.light_judged(s)).collect();
+    let mut outcomes = vec![Outcome::Retry; set.sessions.len()];
     let folds: BTreeSet<&str> = set.sessions.iter().map(key).collect();
     for fold in folds {
         let training: Vec<&DevelopmentSession> =
@@ -344,16 +333,33 @@ pub fn cross_validate_choosing(
         let train: Vec<&DevelopmentSession> = training.into_iter().filter(|s| !vetoed(s)).collect();
         let model = fit(&train, &set.inputs, &chosen, "cross-validation fold");
         for (i, s) in set.sessions.iter().enumerate() {
-            if key(s) == fold
-                && !vetoed(s)
-                && light_judged[i]
-                && set.probability(&model, s) >= model.pass_at
-            {
-                outcomes[i] = Outcome::Pass;
+            if key(s) == fold {
+                outcomes[i] = decide(set, &model, s, (veto, keep_rules_passes));
             }
         }
     }
     outcomes
+}
+
+/// The outcome of `session` (of `set`) under `decision`, as the engine decides it: with `veto`,
+/// a session the rules failed stays `Fail`; with `keep_rules_passes`, a session the rules
+/// passed passes; otherwise a session passes when its light gave evidence
+/// ([`DevelopmentSet::light_judged`]) and its probability reaches the pass point.
+pub fn decide(
+    set: &DevelopmentSet,
+    decision: &FittedDecision,
+    session: &DevelopmentSession,
+    (veto, keep_rules_passes): (bool, bool),
+) -> Outcome {
+    if veto && session.vetoed() {
+        Outcome::Fail
+    } else if (keep_rules_passes && session.rules == "pass")
+        || (set.light_judged(session) && set.probability(decision, session) >= decision.pass_at)
+    {
+        Outcome::Pass
+    } else {
+        Outcome::Retry
+    }
 }
 
 /// One CSV line's fields (quoted fields may hold commas and doubled quotes).
