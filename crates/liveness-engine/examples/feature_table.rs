@@ -9,13 +9,21 @@
 //! `cargo run -p facegate-liveness-engine --release --example feature_table > features.csv`;
 //! `-- --half calibration|held-back` keeps one half; `-- --draws N` runs every job N times,
 //! each draw with its own seed (a new camera, ratio and session of the same people; draw 1 is
-//! the tests' seed); `-- --from-draw K` starts at draw K (more draws added to a set).
+//! the tests' seed); `-- --from-draw K` starts at draw K (more draws added to a set);
+//! `-- --look-to PATH` also writes there the same rows at each session's one look at the
+//! colours' end (`LivenessSession::early_look`; the verdict column `none` and every input NaN
+//! where a session took no look), every session then waiting past its look, so the rows on
+//! stdout are the verdict after the wait (`fit_liveness --look`).
 
 use facegate_liveness_engine::fitted::{input_names, inputs};
 use facegate_liveness_engine::fusion::fuse;
 use facegate_liveness_engine::{SessionMode, Verdict, VerdictReport};
 use liveness_rig::camera_model::CameraFamily;
-use liveness_rig::eval::camera_family::{TESTS_SALT, jobs, run, trimmed_sheet_jobs};
+use std::io::Write;
+
+use liveness_rig::eval::camera_family::{
+    TESTS_SALT, jobs, run, run_past_the_look, trimmed_sheet_jobs,
+};
 use liveness_rig::eval::in_parallel;
 use liveness_rig::eval::set::{Half, Truth};
 
@@ -24,14 +32,21 @@ fn main() {
     let mut only_half = None;
     let mut draws = 1usize;
     let mut first_draw = 1usize;
+    let mut look_to = None;
     for pair in args.chunks(2) {
         match pair {
             [flag, half] if flag == "--half" => only_half = Some(half.clone()),
             [flag, n] if flag == "--draws" => draws = n.parse().expect("--draws N"),
             [flag, n] if flag == "--from-draw" => first_draw = n.parse().expect("--from-draw K"),
-            _ => panic!("arguments: [--half calibration|held-back] [--draws N] [--from-draw K]"),
+            [flag, path] if flag == "--look-to" => look_to = Some(path.clone()),
+            _ => panic!(
+                "arguments: [--half calibration|held-back] [--draws N] [--from-draw K] [--look-to PATH]"
+            ),
         }
     }
+    let mut looks = look_to
+        .as_ref()
+        .map(|path| std::fs::File::create(path).expect("--look-to: a writable path"));
     assert!(
         (1..=draws).contains(&first_draw),
         "--from-draw {first_draw} must lie within the draws 1..={draws}"
@@ -43,6 +58,9 @@ fn main() {
     .to_vec();
     header.extend(input_names(SessionMode::Passive));
     println!("{}", header.join(","));
+    if let Some(file) = looks.as_mut() {
+        writeln!(file, "{}", header.join(",")).expect("--look-to: written");
+    }
     for (half, half_name) in [
         (Half::Calibration, "calibration"),
         (Half::HeldBack, "held-back"),
@@ -61,11 +79,13 @@ fn main() {
             let runs = in_parallel(&half_jobs, |job| {
                 (
                     job.case.sources.first().cloned().unwrap_or_default(),
-                    run(job, &CameraFamily::ALL, &salt),
+                    match look_to {
+                        Some(_) => run_past_the_look(job, &CameraFamily::ALL, &salt),
+                        None => run(job, &CameraFamily::ALL, &salt),
+                    },
                 )
             });
             for (source, r) in runs {
-                let values = inputs(&r.report.layers).into_iter().map(|v| format!("{v}"));
                 let truth = match r.truth {
                     Truth::Live => "live",
                     Truth::Attack => "attack",
@@ -79,15 +99,39 @@ fn main() {
                     truth.to_string(),
                     r.family.name().to_string(),
                     r.ratio.to_string(),
-                    // the rules' verdict, which the fit keeps or overturns
-                    format!("{:?}", rules_verdict(&r.report)).to_lowercase(),
                 ];
-                let row: Vec<String> = labels.iter().map(|v| csv_field(v)).chain(values).collect();
-                assert_eq!(row.len(), header.len(), "{}: columns", r.name);
-                println!("{}", row.join(","));
+                println!("{}", row(&labels, Some(&r.report), header.len()));
+                if let Some(file) = looks.as_mut() {
+                    let line = row(&labels, r.early_look.as_ref(), header.len());
+                    writeln!(file, "{line}").expect("--look-to: written");
+                }
             }
         }
     }
+}
+
+/// One session's row: its `labels`, the rules' verdict (which the fit keeps or overturns) and
+/// the inputs of `report`; `none` and NaN inputs without a report (a session that took no
+/// look at the colours' end).
+fn row(labels: &[String], report: Option<&VerdictReport>, width: usize) -> String {
+    let verdict = report.map_or("none".to_string(), |r| {
+        format!("{:?}", rules_verdict(r)).to_lowercase()
+    });
+    let values: Vec<String> = match report {
+        Some(r) => inputs(&r.layers)
+            .into_iter()
+            .map(|v| format!("{v}"))
+            .collect(),
+        None => vec!["NaN".to_string(); width - labels.len() - 1],
+    };
+    let row: Vec<String> = labels
+        .iter()
+        .map(|v| csv_field(v))
+        .chain([verdict])
+        .chain(values)
+        .collect();
+    assert_eq!(row.len(), width, "{}: columns", labels[3]);
+    row.join(",")
 }
 
 /// The verdict of the rules alone (`fusion::fuse` over the session's layers), before the

@@ -14,7 +14,11 @@
 //! `retry` into `pass`; the engine lets it decide alone between the two); `--write`
 //! writes the coefficients fitted on every session (the engine's `data/fitted_decision.json`);
 //! `--test other.csv` applies that fit, pass point and all, to sessions it never saw (fresh
-//! draws of `feature_table -- --from-draw K`) and reports them as the folds are reported.
+//! draws of `feature_table -- --from-draw K`) and reports them as the folds are reported;
+//! `--look looks.csv` (the set's second table, `feature_table -- --look-to`) adds the one look
+//! at the colours' end (`liveness_rig::eval::look`): the folds again with each fold's early
+//! pass point, how many live sessions passed at their look, and with `--write` the early pass
+//! point of the fit on every session.
 
 use std::collections::BTreeMap;
 
@@ -23,6 +27,7 @@ use liveness_rig::eval::fit::{
     DevelopmentSession, DevelopmentSet, L2, Outcome, PASS_MARGIN, STEPS, chosen_inputs,
     cross_validate, decide, fit,
 };
+use liveness_rig::eval::look::{Looks, cross_validate_with_look, early_pass_point};
 use liveness_rig::eval::selection::{best_pair, nested_cross_validate};
 
 fn main() {
@@ -31,7 +36,7 @@ fn main() {
         .first()
         .expect("usage: fit_liveness <features.csv> [options]");
     const FLAGS: [&str; 2] = ["--veto", "--keep-rules-passes"];
-    const OPTIONS: [&str; 4] = ["--inputs", "--write", "--nested", "--test"];
+    const OPTIONS: [&str; 5] = ["--inputs", "--write", "--nested", "--test", "--look"];
     let (mut flags, mut options) = (Vec::new(), BTreeMap::new());
     let mut rest = args.iter().skip(1);
     while let Some(arg) = rest.next() {
@@ -115,6 +120,31 @@ fn main() {
         let held_out = cross_validate(&set, &chosen, key, (veto, keep_rules_passes));
         report(&format!("fitted, {title}"), &set, &held_out);
     }
+    let looks = option("--look").map(|path| {
+        let text = std::fs::read_to_string(&path).expect("the look table");
+        Looks::parse(&text, &set).unwrap_or_else(|e| panic!("{e}"))
+    });
+    if let Some(looks) = &looks {
+        for (title, key) in [
+            ("leave one person out", by_person),
+            ("leave one camera family out", by_family),
+        ] {
+            let held_out =
+                cross_validate_with_look(&set, looks, &chosen, key, (veto, keep_rules_passes));
+            let outcomes: Vec<Outcome> = held_out.iter().map(|(o, _)| *o).collect();
+            report(&format!("fitted with the look, {title}"), &set, &outcomes);
+            let live_at_look = set
+                .sessions
+                .iter()
+                .zip(&held_out)
+                .filter(|(s, (_, at_look))| s.live && *at_look)
+                .count();
+            println!(
+                "live passed at the look: {live_at_look}/{}",
+                set.sessions.iter().filter(|s| s.live).count()
+            );
+        }
+    }
     let train: Vec<&DevelopmentSession> = set
         .sessions
         .iter()
@@ -128,7 +158,27 @@ fn main() {
         train.len(),
         train.iter().filter(|s| s.live).count()
     );
-    let model = fit(&train, &set.inputs, &chosen, &provenance);
+    let mut model = fit(&train, &set.inputs, &chosen, &provenance);
+    if let Some(looks) = &looks {
+        let every: Vec<usize> = (0..set.sessions.len()).collect();
+        model.early_pass_at = Some(early_pass_point(looks, &model, &every));
+        model.provenance.push_str(&format!(
+            "; early pass point just above every attack at its look at the colours' end in {}",
+            option("--look").unwrap_or_default()
+        ));
+        let at_look = |live: bool| {
+            every
+                .iter()
+                .filter(|&&i| set.sessions[i].live == live && looks.passes(&model, i))
+                .count()
+        };
+        println!(
+            "== the look on every session: early pass at {:.4}, live passed there {}, attacks {}",
+            model.early_pass_at.unwrap_or(f64::NAN),
+            at_look(true),
+            at_look(false)
+        );
+    }
     println!(
         "== weights on every session (standardised inputs), pass at {:.4}",
         model.pass_at

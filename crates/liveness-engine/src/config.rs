@@ -50,6 +50,11 @@ pub struct LivenessConfig {
     /// None: the rules alone decide.
     #[serde(skip)]
     pub fitted_decision: Option<Arc<FittedDecision>>,
+    /// A lit passive session may end when the colours' window does, at one look, where the
+    /// fitted decision is sure enough (`FittedDecision::early_pass_at`). Off: every session
+    /// waits for the camera's settling and the model's unlit faces, and the look is only
+    /// recorded (`LivenessSession::early_look`: the development set's second table).
+    pub verdict_at_colours_end: bool,
 }
 
 impl Default for LivenessConfig {
@@ -67,6 +72,7 @@ impl Default for LivenessConfig {
             max_invalid_frames: 30,
             illumination_enabled: true,
             fitted_decision: FittedDecision::shared_bundled(),
+            verdict_at_colours_end: true,
         }
     }
 }

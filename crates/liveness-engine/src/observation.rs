@@ -63,6 +63,10 @@ pub struct FaceObservation {
     pub rigid_points: Vec<Point>,
     /// Live probability of the anti-spoof model, on the frames the session runs it on.
     pub anti_spoof: Option<f32>,
+    /// The anti-spoof model's live probability on a frame the screen's colours may tint (the
+    /// session moves it here from [`Self::anti_spoof`]): read only by the verdict at the
+    /// colours' end (`LivenessSession::early_look`), never beside the unlit faces.
+    pub anti_spoof_under_colours: Option<f32>,
     /// Share of the anti-spoof model's view (face and surroundings) inside the frame.
     pub anti_spoof_context: f32,
     pub sharpness: f32,
@@ -240,6 +244,7 @@ fn describe(
         eye_span,
         rigid_points,
         anti_spoof,
+        anti_spoof_under_colours: None,
         anti_spoof_context: engine.anti_spoof_context(image, face),
         sharpness: face.quality.sharpness,
         brightness: face.quality.brightness,

@@ -90,6 +90,13 @@ pub struct FittedDecision {
     pub intercept: f64,
     /// The probability from which a session would pass: just above every training attack's.
     pub pass_at: f64,
+    /// The probability from which a passive session passes at its one look when the colours'
+    /// window ends (`LivenessSession::early_look`: the model's faces under the colours, the
+    /// motion so far), before the camera's settling and the unlit faces: just above every
+    /// training attack's probability at that look, and never below [`Self::pass_at`]. Absent:
+    /// no session ends at that look.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub early_pass_at: Option<f64>,
     /// Where the coefficients come from: the development set, its size and the fit's settings.
     pub provenance: String,
 }
@@ -139,6 +146,14 @@ impl FittedDecision {
             && self.scales.len() == width
             && self.weights.len() == width + self.missing_indicators.len()
             && self.missing_indicators.iter().all(|&j| j < width);
+        if let Some(early) = self.early_pass_at
+            && !(self.pass_at..=1.0).contains(&early)
+        {
+            return Err(LivenessError::FittedDecision(format!(
+                "its early pass point {early} lies outside its pass point {} ..= 1",
+                self.pass_at
+            )));
+        }
         if !lengths_fit {
             return Err(LivenessError::FittedDecision(format!(
                 "{width} inputs, {} means, {} scales, {} weights and {} missing indicators do not agree",
@@ -281,6 +296,35 @@ mod tests {
             .expect_err("refused")
             .to_string();
         assert!(error.contains("do not agree"), "{error}");
+    }
+
+    #[test]
+    fn an_early_pass_point_below_the_pass_point_or_above_one_is_refused() {
+        let bundled = FittedDecision::bundled().expect("bundled");
+        for early in [bundled.pass_at - 0.01, 1.5] {
+            let decision = FittedDecision {
+                early_pass_at: Some(early),
+                ..bundled.clone()
+            };
+            let json = serde_json::to_string(&decision).expect("serialises");
+            let error = FittedDecision::parse(&json)
+                .expect_err("refused")
+                .to_string();
+            assert!(error.contains("early pass point"), "{early}: {error}");
+        }
+        // absent, no session ends at the look; at the pass point, it may
+        let mut json: serde_json::Value = serde_json::to_value(&bundled).expect("serialises");
+        json.as_object_mut()
+            .expect("an object")
+            .remove("early_pass_at");
+        let without = FittedDecision::parse(&json.to_string()).expect("absent is allowed");
+        assert_eq!(without.early_pass_at, None);
+        let at_pass = FittedDecision {
+            early_pass_at: Some(bundled.pass_at),
+            ..bundled.clone()
+        };
+        let json = serde_json::to_string(&at_pass).expect("serialises");
+        assert_eq!(FittedDecision::parse(&json).expect("allowed"), at_pass);
     }
 
     #[test]

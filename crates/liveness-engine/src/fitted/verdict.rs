@@ -115,6 +115,7 @@ mod tests {
             weights: vec![2.0],
             intercept: 0.0,
             pass_at: 0.5,
+            early_pass_at: None,
             provenance: "a test".into(),
         };
         decision.check().expect("the test model fits the engine");

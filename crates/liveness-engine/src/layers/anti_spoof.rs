@@ -1,7 +1,9 @@
 //! Layer 2, anti-spoof: the passive print/screen model over the analysed faces it ran on (every
 //! second analysed frame, see the session) and the frames it judged in a carried face box (a
 //! session its server fell behind), aggregated by the median so a few odd frames (blur, a hand
-//! passing) cannot swing it either way.
+//! passing) cannot swing it either way. With the screen's light it reads the unlit faces after
+//! the colours and the camera's settling, except at the session's one look at the colours' end
+//! ([`ModelFaces::UnderColours`]), which reads the faces under them.
 //!
 //! Score: the median live probability, rescaled so that the model's live range maps to 1,
 //! and held in doubt (at most [`DOUBT_SCORE`]) when a quarter of the frames look like a print
@@ -26,7 +28,7 @@
 
 use domain::ReasonCode;
 
-use super::{Layer, LayerScore, SessionEvidence, faces, median, quantile, ramp};
+use super::{Layer, LayerScore, ModelFaces, SessionEvidence, faces, median, quantile, ramp};
 use crate::illumination::reading::LightReading;
 use crate::observation::{CarriedBoxJudgement, FrameObservation};
 
@@ -76,13 +78,28 @@ struct ModelReading {
 
 impl ModelReading {
     /// The model's judgements over the analysed faces and the frames judged in a carried face
-    /// box (whose box, brightness and view are those of the analysed faces); `None` when it
-    /// judged no face.
-    fn of(frames: &[FrameObservation], carried: &[CarriedBoxJudgement]) -> Option<Self> {
-        let mut values: Vec<f32> = faces(frames)
-            .filter_map(|f| f.anti_spoof)
-            .chain(carried.iter().map(|j| j.live_probability))
-            .collect();
+    /// box (whose box, brightness and view are those of the analysed faces), or over the faces
+    /// the screen's colours may tint (`which`); `None` when it judged no face.
+    fn of(
+        frames: &[FrameObservation],
+        carried: &[CarriedBoxJudgement],
+        which: ModelFaces,
+    ) -> Option<Self> {
+        let (mut values, carried): (Vec<f32>, &[CarriedBoxJudgement]) = match which {
+            ModelFaces::Unlit => (
+                faces(frames)
+                    .filter_map(|f| f.anti_spoof)
+                    .chain(carried.iter().map(|j| j.live_probability))
+                    .collect(),
+                carried,
+            ),
+            ModelFaces::UnderColours => (
+                faces(frames)
+                    .filter_map(|f| f.anti_spoof_under_colours)
+                    .collect(),
+                &[],
+            ),
+        };
         if values.is_empty() {
             return None;
         }
@@ -114,7 +131,11 @@ impl ModelReading {
 /// The layer over the session's analysed faces and the frames judged in a carried face box,
 /// with the light check's reading (none when it is off).
 pub fn score(evidence: &SessionEvidence) -> LayerScore {
-    let reading = ModelReading::of(evidence.frames, evidence.carried_box_judgements);
+    let reading = ModelReading::of(
+        evidence.frames,
+        evidence.carried_box_judgements,
+        evidence.model_faces,
+    );
     judge(reading.as_ref(), evidence.light).with_features(ModelReading::features(reading.as_ref()))
 }
 

@@ -17,7 +17,9 @@ use serde::Serialize;
 
 pub use crate::evidence::Evidence;
 use crate::observation::{FaceObservation, FrameObservation};
-pub use table::{LAYERS, LayerRow, SessionEvidence, feature_names, score_session, weights};
+pub use table::{
+    LAYERS, LayerRow, ModelFaces, SessionEvidence, feature_names, score_session, weights,
+};
 
 /// The layers, in the order the verdict lists them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

@@ -14,7 +14,7 @@ use super::{Layer, LayerScore, anti_spoof, challenge_response, consistency, inje
 
 /// Everything a session saw that a layer may judge: the analysed frames, the frames the model
 /// judged in a carried face box, the stream's timing, the challenges, the light check's reading
-/// (none when it is off) and the mode.
+/// (none when it is off), the mode, and which of the model's faces judge (`model_faces`).
 #[derive(Debug, Clone, Copy)]
 pub struct SessionEvidence<'a> {
     pub mode: SessionMode,
@@ -23,6 +23,18 @@ pub struct SessionEvidence<'a> {
     pub timing: &'a StreamTiming,
     pub challenges: &'a [ChallengeTracker],
     pub light: Option<&'a LightReading>,
+    pub model_faces: ModelFaces,
+}
+
+/// Which faces the anti-spoof layer reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModelFaces {
+    /// The faces outside the screen's colours and the camera's settling after them (every
+    /// verdict but the one at the colours' end).
+    Unlit,
+    /// The faces the colours may tint: the verdict at the colours' end
+    /// (`LivenessSession::early_look`), before any unlit face exists.
+    UnderColours,
 }
 
 /// One layer of the table.
@@ -132,6 +144,7 @@ mod tests {
             timing: &StreamTiming::default(),
             challenges: &[],
             light: None,
+            model_faces: ModelFaces::Unlit,
         })
     }
 

@@ -3,11 +3,15 @@
 //! what was seen, fused by the rules, and decided by the fitted model where it applies
 //! (`fitted::verdict`).
 
+use domain::Verdict;
+
+use crate::config::SessionMode;
 use crate::events::{Guidance, LivenessEvent};
 use crate::fusion::{EndReason, VerdictReport, fuse};
 use crate::illumination::reading::LightReading;
-use crate::layers;
+use crate::layers::{self, ModelFaces};
 
+use super::flow::MIN_MODEL_FACES;
 use super::{LivenessSession, Phase};
 
 impl LivenessSession {
@@ -29,7 +33,8 @@ impl LivenessSession {
         report.clone()
     }
 
-    /// What the layers judge: everything the session saw, with the light's `light` reading.
+    /// What the layers judge: everything the session saw, with the light's `light` reading,
+    /// the anti-spoof layer over the unlit faces.
     pub(super) fn evidence<'a>(
         &'a self,
         light: Option<&'a LightReading>,
@@ -41,6 +46,7 @@ impl LivenessSession {
             timing: &self.intake.timing,
             challenges: &self.trackers,
             light,
+            model_faces: ModelFaces::Unlit,
         }
     }
 
@@ -48,9 +54,7 @@ impl LivenessSession {
         if self.phase == Phase::Finished {
             return;
         }
-        self.phase = Phase::Finished;
         let light = self.light_reading();
-        let scores = layers::score_session(&self.evidence(light.as_ref()));
         if let Some(reading) = light.filter(|l| l.finding.evidence() == layers::Evidence::None) {
             // too little to judge: say what would give the check its light, or its room
             let code = match reading.finding {
@@ -59,13 +63,95 @@ impl LivenessSession {
             };
             events.push(LivenessEvent::Guidance { code });
         }
-        let lit = light.is_some();
-        let rules = fuse(self.mode, scores, end_reason);
-        let report = match &self.config.fitted_decision {
-            Some(decision) => crate::fitted::verdict::decide(decision, self.mode, lit, rules),
-            None => rules,
+        let report = self.judge(light.as_ref(), ModelFaces::Unlit, end_reason);
+        self.give(report, events);
+    }
+
+    /// The verdict over everything seen so far, the anti-spoof layer over `model_faces`.
+    fn judge(
+        &self,
+        light: Option<&LightReading>,
+        model_faces: ModelFaces,
+        end_reason: EndReason,
+    ) -> VerdictReport {
+        let evidence = layers::SessionEvidence {
+            model_faces,
+            ..self.evidence(light)
         };
+        let rules = fuse(self.mode, layers::score_session(&evidence), end_reason);
+        match &self.config.fitted_decision {
+            Some(decision) => {
+                crate::fitted::verdict::decide(decision, self.mode, light.is_some(), rules)
+            }
+            None => rules,
+        }
+    }
+
+    /// Ends the session with `report`.
+    fn give(&mut self, report: VerdictReport, events: &mut Vec<LivenessEvent>) {
+        self.phase = Phase::Finished;
         self.verdict = Some(report.clone());
         events.push(LivenessEvent::Verdict(report));
+    }
+
+    /// The one look at a lit passive session when the colours' window is over and the hold
+    /// has its time and faces: the verdict over what was seen so far, the anti-spoof layer over
+    /// the faces the colours lit (every analysed frame's, at least [`MIN_MODEL_FACES`] of them:
+    /// a server that fell behind judges too few, and its sessions wait as before). The look is
+    /// kept ([`Self::early_look`]); where it passes at the fitted decision's early pass point
+    /// (`FittedDecision::early_pass_at`) and the configuration allows it, the session ends
+    /// with it, before the camera's settling and the unlit faces (about 2 s; issue 67). Taken
+    /// once, so the early pass point is set for one look (`liveness_rig::eval::fit`). True when
+    /// the session ended.
+    pub(super) fn look_at_colours_end(&mut self, events: &mut Vec<LivenessEvent>) -> bool {
+        let lit_faces = self
+            .frames
+            .iter()
+            .filter(|f| {
+                f.face
+                    .as_ref()
+                    .is_some_and(|f| f.anti_spoof_under_colours.is_some())
+            })
+            .count();
+        if self.early_look_taken
+            || !self.light_check_shown()
+            || self.mode != SessionMode::Passive
+            || lit_faces < MIN_MODEL_FACES
+        {
+            return false;
+        }
+        self.early_look_taken = true;
+        let light = self.light_reading();
+        let look = self.judge(
+            light.as_ref(),
+            ModelFaces::UnderColours,
+            EndReason::Completed,
+        );
+        let early_pass_at = self
+            .config
+            .fitted_decision
+            .as_ref()
+            .and_then(|d| d.early_pass_at);
+        let passes = look.verdict == Verdict::Pass
+            && look
+                .fitted_live_probability
+                .zip(early_pass_at)
+                .is_some_and(|(p, at)| f64::from(p) >= at);
+        self.early_look = Some(look.clone());
+        if passes && self.config.verdict_at_colours_end {
+            self.give(look, events);
+            return true;
+        }
+        false
+    }
+
+    /// The verdict the session's one look at the colours' end gave: a lit passive session
+    /// looks once when the colours' window is over and the hold has its time and faces, the
+    /// anti-spoof layer over the faces the colours lit, and ends with the look where the
+    /// fitted decision's early pass point allows (`FittedDecision::early_pass_at`; issue 67).
+    /// Whether or not it ended with it; `None` when it took none (not a lit passive session,
+    /// fewer than [`crate::MIN_MODEL_FACES`] faces judged under the colours, or not yet).
+    pub fn early_look(&self) -> Option<&VerdictReport> {
+        self.early_look.as_ref()
     }
 }

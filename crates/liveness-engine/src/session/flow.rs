@@ -160,12 +160,15 @@ impl LivenessSession {
         {
             return;
         }
-        if self.light_check_shown() && !enough(MIN_MODEL_FACES, self.model_judged_times()) {
-            // the model skipped the frames the colours lit: it needs a few unlit ones
-            return;
-        }
         if !self.light_window_over(t) {
             // every frame the sequence lit is needed before the light is judged
+            return;
+        }
+        if self.look_at_colours_end(events) {
+            return;
+        }
+        if self.light_check_shown() && !enough(MIN_MODEL_FACES, self.model_judged_times()) {
+            // the model's faces under the colours judged the look only: it needs unlit ones
             return;
         }
         let extended = held >= self.config.passive_hold_ms + HOLD_EXTENSION_MS;

@@ -45,8 +45,9 @@ use portrait::PortraitCandidate;
 const COUNT_ALL_EVERY: usize = 5;
 /// The anti-spoof model runs on every this many analysed frames. Its layer takes the median
 /// and the 25th percentile over the session, which half the frames estimate as well (issue 16:
-/// it is a third of a frame's cost). With the light check it skips the frames the colours
-/// light and runs on every frame after them instead.
+/// it is a third of a frame's cost). With the light check it runs on every analysed frame:
+/// on those the colours may tint for the look at their end alone (`ending`), on the unlit
+/// ones after them for the layer.
 const ANTI_SPOOF_EVERY: usize = 2;
 /// Capture time between frames sampled for identity.
 const EMBED_EVERY_MS: u64 = 500;
@@ -99,6 +100,9 @@ pub struct LivenessSession {
     last_face_box: Option<BoundingBox>,
     /// The frames the anti-spoof model judged in a carried face box (`key_frames`).
     carried_box_judgements: Vec<CarriedBoxJudgement>,
+    /// The one look at the colours' end was taken (`ending`), and what it gave.
+    early_look_taken: bool,
+    early_look: Option<VerdictReport>,
     verdict: Option<VerdictReport>,
 }
 
@@ -152,6 +156,8 @@ impl LivenessSession {
             light_cache: std::cell::Cell::new(None),
             last_face_box: None,
             carried_box_judgements: Vec::new(),
+            early_look_taken: false,
+            early_look: None,
             verdict: None,
             config,
         })
@@ -290,17 +296,13 @@ impl LivenessSession {
     fn analyse(&mut self, jpeg: &[u8], timestamp_ms: u64) -> Option<FrameObservation> {
         let image = Image::decode_with_limit(jpeg, self.config.max_frame_pixels).ok()?;
         self.intake.mark_analysed(timestamp_ms);
+        let coloured = self.coloured_by_sequence(timestamp_ms);
         let analysis = Analysis {
             count_all_faces: self.frames.len().is_multiple_of(COUNT_ALL_EVERY),
-            // the screen's colours tint the face, and the camera's white balance then tints it
-            // the other way; the model reads a tinted face as a print or a screen: it judges
-            // the frames outside the sequence and the camera's settling, every one of them
-            anti_spoof: match self.coloured_by_sequence(timestamp_ms) {
-                true => false,
-                false => {
-                    self.light_check_shown() || self.frames.len().is_multiple_of(ANTI_SPOOF_EVERY)
-                }
-            },
+            // with the light check the model judges every frame: those the colours may tint
+            // for the verdict at the colours' end alone (`early_look`), the rest for the layer
+            anti_spoof: self.light_check_shown()
+                || self.frames.len().is_multiple_of(ANTI_SPOOF_EVERY),
             embedding: self.embeddings < MAX_EMBEDDINGS
                 && self
                     .last_embedding_at
@@ -311,6 +313,11 @@ impl LivenessSession {
         self.keep_light(jpeg, timestamp_ms, observation.face.as_ref());
         match observation.face.as_mut() {
             Some(face) => {
+                if coloured {
+                    // the screen's colours tint the face, and the camera's white balance then
+                    // tints it the other way: the layer judges unlit faces only
+                    face.anti_spoof_under_colours = face.anti_spoof.take();
+                }
                 if face.embedding.is_some() {
                     self.last_embedding_at = Some(timestamp_ms);
                     self.embeddings += 1;

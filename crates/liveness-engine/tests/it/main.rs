@@ -9,6 +9,7 @@ mod attacks;
 mod bad_input;
 mod frame_cache;
 mod live_footage;
+mod look_at_colours_end;
 mod no_flash;
 mod overloaded_light;
 mod portrait_requirements;

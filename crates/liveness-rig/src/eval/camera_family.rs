@@ -10,7 +10,9 @@ use std::collections::BTreeMap;
 use crate::camera_model::CameraFamily;
 use crate::light_camera::{LightCamera, Scene};
 use domain::Verdict;
-use liveness_engine::{Illumination, LightReading, LivenessSession, SessionMode, VerdictReport};
+use liveness_engine::{
+    Illumination, LightReading, LivenessConfig, LivenessSession, SessionMode, VerdictReport,
+};
 use rand::{Rng, SeedableRng};
 
 use super::attacks::attack_cases;
@@ -35,6 +37,8 @@ pub struct FamilyRun {
     pub truth: Truth,
     pub report: VerdictReport,
     pub light: Option<LightReading>,
+    /// The session's one look at the colours' end (`LivenessSession::early_look`).
+    pub early_look: Option<VerdictReport>,
 }
 
 /// The scene of a job, from the session's seed.
@@ -93,9 +97,20 @@ pub fn drawn_session(
     salt: &str,
     ratio: Option<f32>,
 ) -> (LivenessSession, LightCamera, f32) {
+    drawn_session_with(job, families, salt, ratio, LivenessConfig::default())
+}
+
+/// [`drawn_session`] with the session's `config`.
+fn drawn_session_with(
+    job: &Job,
+    families: &[CameraFamily],
+    salt: &str,
+    ratio: Option<f32>,
+    config: LivenessConfig,
+) -> (LivenessSession, LightCamera, f32) {
     let seed: u64 = case_rng(&format!("{salt} {} {}", job.label, job.case.name)).random();
     let ratio = ratio.unwrap_or(RATIOS[(seed % RATIOS.len() as u64) as usize]);
-    let session = lit::seeded_session(SessionMode::Passive, seed);
+    let session = lit::seeded_session_with(SessionMode::Passive, seed, config);
     let camera = lit::family_camera_for(&session, (job.scene)(seed), ratio, families, seed);
     (session, camera, ratio)
 }
@@ -108,7 +123,28 @@ pub fn run_at_ratio(
     salt: &str,
     ratio: Option<f32>,
 ) -> FamilyRun {
-    let (mut session, mut camera, ratio) = drawn_session(job, families, salt, ratio);
+    run_with(job, families, salt, ratio, LivenessConfig::default())
+}
+
+/// [`run`], every session waiting past its look at the colours' end (recorded in
+/// [`FamilyRun::early_look`]) for the camera's settling and the unlit faces: the development
+/// set's two tables, the verdict after the wait and the look (`examples/feature_table.rs`).
+pub fn run_past_the_look(job: &Job, families: &[CameraFamily], salt: &str) -> FamilyRun {
+    let config = LivenessConfig {
+        verdict_at_colours_end: false,
+        ..LivenessConfig::default()
+    };
+    run_with(job, families, salt, None, config)
+}
+
+fn run_with(
+    job: &Job,
+    families: &[CameraFamily],
+    salt: &str,
+    ratio: Option<f32>,
+    config: LivenessConfig,
+) -> FamilyRun {
+    let (mut session, mut camera, ratio) = drawn_session_with(job, families, salt, ratio, config);
     for (i, frame) in job.case.frames().into_iter().enumerate() {
         let t = crate::replay::frame_capture_ms(i, job.case.fps);
         if !camera.due(t) {
@@ -127,6 +163,7 @@ pub fn run_at_ratio(
         truth: job.case.truth,
         report: session.conclude(),
         light: session.light_reading(),
+        early_look: session.early_look().cloned(),
     }
 }
 

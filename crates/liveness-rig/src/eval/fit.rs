@@ -236,6 +236,7 @@ pub fn fit(
         weights: Vec::new(),
         intercept: 0.0,
         pass_at: 1.0,
+        early_pass_at: None,
         provenance: provenance.to_string(),
     };
     for j in 0..width {

@@ -1,7 +1,8 @@
-//! Unit tests of the development set and the fit: the committed set re-fits to the bundled
-//! coefficients, inputs are chosen by name, a set that lacks an attack class or a camera
-//! family is refused, quoted CSV fields keep their commas, a feature that leans against its
-//! physics gets no weight, and a session whose light gave no evidence never passes.
+//! Unit tests of the development set and the fit: the committed set (and its look table) re-fits to
+//! the bundled coefficients (and early pass point), inputs are chosen by name, a set that lacks an
+//! attack class or a camera family is refused, quoted CSV fields keep their commas, a feature that
+//! leans against its physics gets no weight, and a session whose light gave no evidence never
+//! passes.
 use super::*;
 
 /// The development set the bundled coefficients were fitted on.
@@ -32,6 +33,18 @@ fn a_refit_of_the_committed_set_gives_the_bundled_coefficients() {
         &[refit.intercept, refit.pass_at],
         &[bundled.intercept, bundled.pass_at]
     ));
+    // the early pass point, from the committed look table (`eval::look`)
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../liveness-engine/data/development_looks.csv");
+    let looks_csv = std::fs::read_to_string(&path).expect("the committed look table");
+    let looks = super::super::look::Looks::parse(&looks_csv, &set).expect("the looks fit the set");
+    let every: Vec<usize> = (0..set.sessions.len()).collect();
+    let early = super::super::look::early_pass_point(&looks, &refit, &every);
+    let bundled_early = bundled.early_pass_at.expect("the bundled early pass point");
+    assert!(
+        close(&[early], &[bundled_early]),
+        "{early} against {bundled_early}"
+    );
 }
 
 #[test]

@@ -36,9 +36,18 @@ pub fn ratio_for(index: usize) -> f32 {
 /// A session with the default configuration whose challenges and light sequence are drawn
 /// from `seed`.
 pub fn seeded_session(mode: SessionMode, seed: u64) -> LivenessSession {
+    seeded_session_with(mode, seed, LivenessConfig::default())
+}
+
+/// [`seeded_session`] with `config`.
+pub fn seeded_session_with(
+    mode: SessionMode,
+    seed: u64,
+    config: LivenessConfig,
+) -> LivenessSession {
     LivenessSession::new(
         engine(),
-        LivenessConfig::default(),
+        config,
         mode,
         &mut rand::rngs::StdRng::seed_from_u64(seed),
         Opening::First,
