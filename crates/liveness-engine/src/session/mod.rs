@@ -240,7 +240,7 @@ impl LivenessSession {
             Admission::Watch => self.watch(jpeg, timestamp_ms, &mut events),
             Admission::SessionOver => self.finish(EndReason::SessionTimeout, &mut events),
             Admission::Refused(code) => self.refuse(code, &mut events),
-            Admission::Analyse => match self.analyse(jpeg, timestamp_ms) {
+            Admission::Analyse => match self.analyse(jpeg, timestamp_ms, behind) {
                 Some(observation) => self.advance(observation, jpeg, &mut events),
                 None => self.refuse(Guidance::InvalidFrame, &mut events),
             },
@@ -292,17 +292,27 @@ impl LivenessSession {
         }
     }
 
-    /// Decodes and observes the frame; `None` when it is unreadable.
-    fn analyse(&mut self, jpeg: &[u8], timestamp_ms: u64) -> Option<FrameObservation> {
+    /// Decodes and observes the frame; `None` when it is unreadable. `behind`: the server fell
+    /// behind the session (its mailbox replaced frames).
+    fn analyse(
+        &mut self,
+        jpeg: &[u8],
+        timestamp_ms: u64,
+        behind: bool,
+    ) -> Option<FrameObservation> {
         let image = Image::decode_with_limit(jpeg, self.config.max_frame_pixels).ok()?;
         self.intake.mark_analysed(timestamp_ms);
         let coloured = self.coloured_by_sequence(timestamp_ms);
         let analysis = Analysis {
             count_all_faces: self.frames.len().is_multiple_of(COUNT_ALL_EVERY),
             // with the light check the model judges every frame: those the colours may tint
-            // for the verdict at the colours' end alone (`early_look`), the rest for the layer
-            anti_spoof: self.light_check_shown()
-                || self.frames.len().is_multiple_of(ANTI_SPOOF_EVERY),
+            // for the look at the colours' end alone (`early_look`), the rest for the layer;
+            // a server behind a session while the colours show analyses its key frames only,
+            // too few for the look, and spares the model there
+            anti_spoof: match (coloured, behind) {
+                (true, true) => false,
+                _ => self.light_check_shown() || self.frames.len().is_multiple_of(ANTI_SPOOF_EVERY),
+            },
             embedding: self.embeddings < MAX_EMBEDDINGS
                 && self
                     .last_embedding_at
