@@ -94,16 +94,23 @@ impl LivenessSession {
         events.push(LivenessEvent::Verdict(report));
     }
 
-    /// The one look at a lit passive session when the colours' window is over and the hold
-    /// has its time and faces: the verdict over what was seen so far, the anti-spoof layer over
-    /// the faces the colours lit (every analysed frame's, at least [`MIN_MODEL_FACES`] of them:
-    /// a server that fell behind judges too few, and its sessions wait as before). The look is
-    /// kept ([`Self::early_look`]); where it passes at the fitted decision's early pass point
-    /// (`FittedDecision::early_pass_at`) and the configuration allows it, the session ends
-    /// with it, before the camera's settling and the unlit faces (about 2 s; issue 67). Taken
-    /// once, so the early pass point is set for one look (`liveness_rig::eval::fit`). True when
-    /// the session ended.
+    /// The one look at a lit passive session, due the first time the colours' window is over
+    /// and the hold has its time and faces: the verdict over what was seen so far, the
+    /// anti-spoof layer over the faces the colours lit (every analysed frame's, at least
+    /// [`MIN_MODEL_FACES`] of them by then: a server that fell behind judges too few, and its
+    /// sessions wait as before). The look is kept ([`Self::early_look`]); where it passes at
+    /// the fitted decision's early pass point (`FittedDecision::early_pass_at`) and the
+    /// configuration allows it, the session ends with it, before the camera's settling and the
+    /// unlit faces (about 2 s; issue 67). Due once, taken or not, so the early pass point is
+    /// set for one look at one moment (`liveness_rig::eval::look`). True when the session ended.
     pub(super) fn look_at_colours_end(&mut self, events: &mut Vec<LivenessEvent>) -> bool {
+        if self.early_look_due_passed
+            || !self.light_check_shown()
+            || self.mode != SessionMode::Passive
+        {
+            return false;
+        }
+        self.early_look_due_passed = true;
         let lit_faces = self
             .frames
             .iter()
@@ -113,14 +120,9 @@ impl LivenessSession {
                     .is_some_and(|f| f.anti_spoof_under_colours.is_some())
             })
             .count();
-        if self.early_look_taken
-            || !self.light_check_shown()
-            || self.mode != SessionMode::Passive
-            || lit_faces < MIN_MODEL_FACES
-        {
+        if lit_faces < MIN_MODEL_FACES {
             return false;
         }
-        self.early_look_taken = true;
         let light = self.light_reading();
         let look = self.judge(
             light.as_ref(),

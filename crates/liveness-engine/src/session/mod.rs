@@ -100,8 +100,9 @@ pub struct LivenessSession {
     last_face_box: Option<BoundingBox>,
     /// The frames the anti-spoof model judged in a carried face box (`key_frames`).
     carried_box_judgements: Vec<CarriedBoxJudgement>,
-    /// The one look at the colours' end was taken (`ending`), and what it gave.
-    early_look_taken: bool,
+    /// The moment of the one look at the colours' end has come (`ending`: taken, or passed
+    /// over for too few faces under the colours), and what the look gave.
+    early_look_due_passed: bool,
     early_look: Option<VerdictReport>,
     verdict: Option<VerdictReport>,
 }
@@ -156,7 +157,7 @@ impl LivenessSession {
             light_cache: std::cell::Cell::new(None),
             last_face_box: None,
             carried_box_judgements: Vec::new(),
-            early_look_taken: false,
+            early_look_due_passed: false,
             early_look: None,
             verdict: None,
             config,
