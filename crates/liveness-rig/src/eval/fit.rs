@@ -289,14 +289,20 @@ pub fn fit(
     }
     decision.weights = weights;
     decision.intercept = intercept;
-    decision.pass_at = train
-        .iter()
-        .zip(&values)
-        .filter(|(s, _)| !s.live)
-        .map(|(_, row)| decision.probability(row))
-        .fold(0.0f64, f64::max)
-        + PASS_MARGIN;
+    decision.pass_at = just_above(
+        train
+            .iter()
+            .zip(&values)
+            .filter(|(s, _)| !s.live)
+            .map(|(_, row)| decision.probability(row)),
+    );
     decision
+}
+
+/// A pass point just above the highest of `attack_probabilities` ([`PASS_MARGIN`] above it;
+/// the margin alone when there are none).
+pub fn just_above(attack_probabilities: impl Iterator<Item = f64>) -> f64 {
+    attack_probabilities.fold(0.0f64, f64::max) + PASS_MARGIN
 }
 
 /// Each session's outcome under a model reading `chosen` fitted without its fold (the

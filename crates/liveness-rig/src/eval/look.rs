@@ -15,7 +15,7 @@ use liveness_engine::fitted::FittedDecision;
 
 use crate::error::RigError;
 
-use super::fit::{DevelopmentSession, DevelopmentSet, Outcome, PASS_MARGIN, decide, fit};
+use super::fit::{DevelopmentSession, DevelopmentSet, Outcome, decide, fit, just_above};
 
 /// The verdict column of a session that took no look (`examples/feature_table.rs`).
 pub const NO_LOOK: &str = "none";
@@ -76,12 +76,13 @@ impl Looks {
 /// just above the highest probability any training attack reaches at a look it could pass
 /// at, and never below the decision's own pass point.
 pub fn early_pass_point(looks: &Looks, decision: &FittedDecision, train: &[usize]) -> f64 {
-    let highest_attack = train
-        .iter()
-        .filter(|&&i| !looks.set.sessions[i].live && looks.could_pass(i))
-        .map(|&i| looks.probability(decision, i))
-        .fold(0.0f64, f64::max);
-    (highest_attack + PASS_MARGIN).clamp(decision.pass_at, 1.0)
+    just_above(
+        train
+            .iter()
+            .filter(|&&i| !looks.set.sessions[i].live && looks.could_pass(i))
+            .map(|&i| looks.probability(decision, i)),
+    )
+    .clamp(decision.pass_at, 1.0)
 }
 
 /// Each session's outcome, and whether it passed at its look, under a model fitted without its
