@@ -13,7 +13,10 @@
 //! `-- --look-to PATH` also writes there the same rows at each session's one look at the
 //! colours' end (`LivenessSession::early_look`; the verdict column `none` and every input NaN
 //! where a session took no look), every session then waiting past its look, so the rows on
-//! stdout are the verdict after the wait (`fit_liveness --look`).
+//! stdout are the verdict after the wait (`fit_liveness --look`). `-- --loaded-looks MS` writes
+//! on stdout only the look table, each session read as a loaded server reads it, taking its
+//! newest frame every MS of capture time (`liveness_rig::eval::loaded`; 300 as at 32 sessions
+//! on two cores, 1000 as at 64): `fit_liveness --look` then cross-validates the look on it.
 
 use facegate_liveness_engine::fitted::{input_names, inputs};
 use facegate_liveness_engine::fusion::fuse;
@@ -25,6 +28,7 @@ use liveness_rig::eval::camera_family::{
     TESTS_SALT, jobs, run, run_past_the_look, trimmed_sheet_jobs,
 };
 use liveness_rig::eval::in_parallel;
+use liveness_rig::eval::loaded::run_loaded_to_the_look;
 use liveness_rig::eval::set::{Half, Truth};
 
 fn main() {
@@ -33,20 +37,28 @@ fn main() {
     let mut draws = 1usize;
     let mut first_draw = 1usize;
     let mut look_to = None;
+    let mut loaded_every_ms = None;
     for pair in args.chunks(2) {
         match pair {
             [flag, half] if flag == "--half" => only_half = Some(half.clone()),
             [flag, n] if flag == "--draws" => draws = n.parse().expect("--draws N"),
             [flag, n] if flag == "--from-draw" => first_draw = n.parse().expect("--from-draw K"),
             [flag, path] if flag == "--look-to" => look_to = Some(path.clone()),
+            [flag, ms] if flag == "--loaded-looks" => {
+                loaded_every_ms = Some(ms.parse::<u64>().expect("--loaded-looks MS"))
+            }
             _ => panic!(
-                "arguments: [--half calibration|held-back] [--draws N] [--from-draw K] [--look-to PATH]"
+                "arguments: [--half calibration|held-back] [--draws N] [--from-draw K] [--look-to PATH | --loaded-looks MS]"
             ),
         }
     }
     let mut looks = look_to
         .as_ref()
         .map(|path| std::fs::File::create(path).expect("--look-to: a writable path"));
+    assert!(
+        loaded_every_ms.is_none() || look_to.is_none(),
+        "--loaded-looks writes its look table on stdout: give it without --look-to"
+    );
     assert!(
         (1..=draws).contains(&first_draw),
         "--from-draw {first_draw} must lie within the draws 1..={draws}"
@@ -79,9 +91,10 @@ fn main() {
             let runs = in_parallel(&half_jobs, |job| {
                 (
                     job.case.sources.first().cloned().unwrap_or_default(),
-                    match look_to {
-                        Some(_) => run_past_the_look(job, &CameraFamily::ALL, &salt),
-                        None => run(job, &CameraFamily::ALL, &salt),
+                    match (loaded_every_ms, &look_to) {
+                        (Some(ms), _) => run_loaded_to_the_look(job, &CameraFamily::ALL, &salt, ms),
+                        (None, Some(_)) => run_past_the_look(job, &CameraFamily::ALL, &salt),
+                        (None, None) => run(job, &CameraFamily::ALL, &salt),
                     },
                 )
             });
@@ -100,6 +113,10 @@ fn main() {
                     r.family.name().to_string(),
                     r.ratio.to_string(),
                 ];
+                if loaded_every_ms.is_some() {
+                    println!("{}", row(&labels, r.early_look.as_ref(), header.len()));
+                    continue;
+                }
                 println!("{}", row(&labels, Some(&r.report), header.len()));
                 if let Some(file) = looks.as_mut() {
                     let line = row(&labels, r.early_look.as_ref(), header.len());

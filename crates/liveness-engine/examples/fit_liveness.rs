@@ -15,10 +15,12 @@
 //! writes the coefficients fitted on every session (the engine's `data/fitted_decision.json`);
 //! `--test other.csv` applies that fit, pass point and all, to sessions it never saw (fresh
 //! draws of `feature_table -- --from-draw K`) and reports them as the folds are reported;
-//! `--look looks.csv` (the set's second table, `feature_table -- --look-to`) adds the one look
-//! at the colours' end (`liveness_rig::eval::look`): the folds again with each fold's early
-//! pass point, how many live sessions passed at their look, and with `--write` the early pass
-//! point of the fit on every session.
+//! `--look looks.csv[,loaded.csv]` (the set's look tables: `feature_table -- --look-to`, the
+//! colours read in order, and `-- --loaded-looks MS`, read by a loaded server) adds the one
+//! look at the colours' end (`liveness_rig::eval::look`): the folds again with each fold's
+//! early pass point (above every training attack's look in every table), once for each table
+//! (the sessions read that way), how many live sessions passed at their look, and with
+//! `--write` the early pass point of the fit on every session.
 
 use std::collections::BTreeMap;
 
@@ -120,29 +122,41 @@ fn main() {
         let held_out = cross_validate(&set, &chosen, key, (veto, keep_rules_passes));
         report(&format!("fitted, {title}"), &set, &held_out);
     }
-    let looks = option("--look").map(|path| {
-        let text = std::fs::read_to_string(&path).expect("the look table");
-        Looks::parse(&text, &set).unwrap_or_else(|e| panic!("{e}"))
+    let look_paths: Vec<String> = option("--look")
+        .map(|paths| paths.split(',').map(String::from).collect())
+        .unwrap_or_default();
+    let looks = (!look_paths.is_empty()).then(|| {
+        let texts: Vec<String> = look_paths
+            .iter()
+            .map(|path| std::fs::read_to_string(path).expect("a look table"))
+            .collect();
+        Looks::parse(&texts, &set).unwrap_or_else(|e| panic!("{e}"))
     });
     if let Some(looks) = &looks {
         for (title, key) in [
             ("leave one person out", by_person),
             ("leave one camera family out", by_family),
         ] {
-            let held_out =
+            let read =
                 cross_validate_with_look(&set, looks, &chosen, key, (veto, keep_rules_passes));
-            let outcomes: Vec<Outcome> = held_out.iter().map(|(o, _)| *o).collect();
-            report(&format!("fitted with the look, {title}"), &set, &outcomes);
-            let live_at_look = set
-                .sessions
-                .iter()
-                .zip(&held_out)
-                .filter(|(s, (_, at_look))| s.live && *at_look)
-                .count();
-            println!(
-                "live passed at the look: {live_at_look}/{}",
-                set.sessions.iter().filter(|s| s.live).count()
-            );
+            for (held_out, look_path) in read.iter().zip(&look_paths) {
+                let outcomes: Vec<Outcome> = held_out.iter().map(|(o, _)| *o).collect();
+                report(
+                    &format!("fitted with the look, {title}, read as {look_path}"),
+                    &set,
+                    &outcomes,
+                );
+                let live_at_look = set
+                    .sessions
+                    .iter()
+                    .zip(held_out)
+                    .filter(|(s, (_, at_look))| s.live && *at_look)
+                    .count();
+                println!(
+                    "live passed at the look: {live_at_look}/{}",
+                    set.sessions.iter().filter(|s| s.live).count()
+                );
+            }
         }
     }
     let train: Vec<&DevelopmentSession> = set
@@ -166,18 +180,20 @@ fn main() {
             "; early pass point just above every attack at its look at the colours' end in {}",
             option("--look").unwrap_or_default()
         ));
-        let at_look = |live: bool| {
-            every
-                .iter()
-                .filter(|&&i| set.sessions[i].live == live && looks.passes(&model, i))
-                .count()
-        };
-        println!(
-            "== the look on every session: early pass at {:.4}, live passed there {}, attacks {}",
-            model.early_pass_at.unwrap_or(f64::NAN),
-            at_look(true),
-            at_look(false)
-        );
+        for (reading, look_path) in look_paths.iter().enumerate() {
+            let at_look = |live: bool| {
+                every
+                    .iter()
+                    .filter(|&&i| set.sessions[i].live == live && looks.passes(&model, reading, i))
+                    .count()
+            };
+            println!(
+                "== the look on every session read as {look_path}: early pass at {:.4}, live passed there {}, attacks {}",
+                model.early_pass_at.unwrap_or(f64::NAN),
+                at_look(true),
+                at_look(false)
+            );
+        }
     }
     println!(
         "== weights on every session (standardised inputs), pass at {:.4}",

@@ -94,6 +94,7 @@ pub use illumination::Illumination;
 pub use illumination::reading::{LightFinding, LightReading};
 pub use layers::{Evidence, Layer, LayerScore};
 pub use session::{
-    CAMERA_SETTLE_MS, KEY_FRAME_GAP_MS, LANE_KEY_FRAME_GAP_MS, LightCheck, LivenessSession,
-    MIN_MODEL_FACES, NO_FLASH_CHALLENGES, Opening,
+    CAMERA_SETTLE_MS, COLOURED_JUDGEMENT_GAP_MS, KEY_FRAME_GAP_MS, LANE_KEY_FRAME_GAP_MS,
+    LightCheck, LivenessSession, MIN_MODEL_FACES, NO_FLASH_CHALLENGES, Opening,
+    WORKER_BACK_SOON_MS,
 };

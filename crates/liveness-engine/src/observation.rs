@@ -24,13 +24,16 @@ pub const RIGID_POINTS: [usize; 26] = [
 ];
 
 /// A frame the anti-spoof model judged in the face box of an earlier analysed frame, with no
-/// detector and no mesh run on it (a session whose server fell behind, after the colours:
-/// `session::key_frames`).
+/// detector and no mesh run on it (a session whose server fell behind: `session::key_frames`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CarriedBoxJudgement {
     pub timestamp_ms: u64,
     /// The model's live probability.
     pub live_probability: f32,
+    /// Whether the screen's colours may tint the frame: such a judgement feeds the look at
+    /// the colours' end only (`LivenessSession::early_look`), never the anti-spoof layer
+    /// beside the unlit faces.
+    pub under_colours: bool,
 }
 
 /// Why a frame produced no face observation.

@@ -196,6 +196,7 @@ pub(crate) fn session_settings(settings: &Settings) -> sessions::SessionSettings
         },
         liveness: liveness_engine::LivenessConfig {
             illumination_enabled: settings.liveness.illumination.enabled,
+            look_when_behind: settings.liveness.look_when_behind,
             ..liveness_engine::LivenessConfig::default()
         },
         compare_threshold: app::DEFAULT_THRESHOLD,

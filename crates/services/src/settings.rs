@@ -37,6 +37,9 @@ pub struct LivenessSettings {
     /// bundled ones; empty: the bundled. A file that reads an input the engine does not export
     /// stops start-up, naming it.
     pub fitted_decision_file: String,
+    /// Whether a server behind a session while the colours show judges faces under them for
+    /// the look at the colours' end (`liveness_engine::LivenessConfig::look_when_behind`).
+    pub look_when_behind: bool,
 }
 
 impl LivenessSettings {

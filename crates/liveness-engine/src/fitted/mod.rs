@@ -93,7 +93,9 @@ pub struct FittedDecision {
     /// The probability from which a passive session passes at its one look when the colours'
     /// window ends (`LivenessSession::early_look`: the model's faces under the colours, the
     /// motion so far), before the camera's settling and the unlit faces: just above every
-    /// training attack's probability at that look, and never below [`Self::pass_at`]. Absent:
+    /// training attack's probability at that look, read in order or as a loaded server reads
+    /// it (about one face a colour step in a key frame's box), and never below
+    /// [`Self::pass_at`]. Absent:
     /// no session ends at that look.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub early_pass_at: Option<f64>,

@@ -85,21 +85,17 @@ impl ModelReading {
         carried: &[CarriedBoxJudgement],
         which: ModelFaces,
     ) -> Option<Self> {
-        let (mut values, carried): (Vec<f32>, &[CarriedBoxJudgement]) = match which {
-            ModelFaces::Unlit => (
-                faces(frames)
-                    .filter_map(|f| f.anti_spoof)
-                    .chain(carried.iter().map(|j| j.live_probability))
-                    .collect(),
-                carried,
-            ),
-            ModelFaces::UnderColours => (
-                faces(frames)
-                    .filter_map(|f| f.anti_spoof_under_colours)
-                    .collect(),
-                &[],
-            ),
-        };
+        let under_colours = which == ModelFaces::UnderColours;
+        let carried: Vec<f32> = carried
+            .iter()
+            .filter(|j| j.under_colours == under_colours)
+            .map(|j| j.live_probability)
+            .collect();
+        let analysed = faces(frames).filter_map(|f| match which {
+            ModelFaces::Unlit => f.anti_spoof,
+            ModelFaces::UnderColours => f.anti_spoof_under_colours,
+        });
+        let mut values: Vec<f32> = analysed.chain(carried.iter().copied()).collect();
         if values.is_empty() {
             return None;
         }

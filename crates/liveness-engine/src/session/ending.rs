@@ -96,9 +96,10 @@ impl LivenessSession {
 
     /// The one look at a lit passive session, due the first time the colours' window is over
     /// and the hold has its time and faces: the verdict over what was seen so far, the
-    /// anti-spoof layer over the faces the colours lit (every analysed frame's, at least
-    /// [`MIN_MODEL_FACES`] of them by then: a server that fell behind judges too few, and its
-    /// sessions wait as before). The look is kept ([`Self::early_look`]); where it passes at
+    /// anti-spoof layer over the faces the colours lit (every analysed frame's, or with
+    /// `LivenessConfig::look_when_behind` about one a colour step in a carried face box on a
+    /// server that fell behind: `key_frames`; at least [`MIN_MODEL_FACES`] of them by then, or
+    /// the session waits as before). The look is kept ([`Self::early_look`]); where it passes at
     /// the fitted decision's early pass point (`FittedDecision::early_pass_at`) and the
     /// configuration allows it, the session ends with it, before the camera's settling and the
     /// unlit faces (about 2 s; issue 67). Due once, taken or not, so the early pass point is
@@ -111,16 +112,7 @@ impl LivenessSession {
             return false;
         }
         self.early_look_due_passed = true;
-        let lit_faces = self
-            .frames
-            .iter()
-            .filter(|f| {
-                f.face
-                    .as_ref()
-                    .is_some_and(|f| f.anti_spoof_under_colours.is_some())
-            })
-            .count();
-        if lit_faces < MIN_MODEL_FACES {
+        if self.model_times_under_colours().count() < MIN_MODEL_FACES {
             return false;
         }
         let light = self.light_reading();

@@ -201,11 +201,27 @@ impl LivenessSession {
             .map(|f| f.timestamp_ms)
     }
 
-    /// Capture times of the faces the anti-spoof model judged: analysed, or in a carried face
-    /// box (`key_frames`).
+    /// Capture times of the unlit faces the anti-spoof model judged: analysed, or in a carried
+    /// face box (`key_frames`).
     pub(super) fn model_judged_times(&self) -> impl Iterator<Item = u64> + '_ {
-        self.face_times(|f| f.anti_spoof.is_some())
-            .chain(self.carried_box_judgements.iter().map(|j| j.timestamp_ms))
+        self.face_times(|f| f.anti_spoof.is_some()).chain(
+            self.carried_box_judgements
+                .iter()
+                .filter(|j| !j.under_colours)
+                .map(|j| j.timestamp_ms),
+        )
+    }
+
+    /// Capture times of the faces the anti-spoof model judged under the colours, for the look
+    /// at their end: analysed, or in a carried face box (`key_frames`).
+    pub(super) fn model_times_under_colours(&self) -> impl Iterator<Item = u64> + '_ {
+        self.face_times(|f| f.anti_spoof_under_colours.is_some())
+            .chain(
+                self.carried_box_judgements
+                    .iter()
+                    .filter(|j| j.under_colours)
+                    .map(|j| j.timestamp_ms),
+            )
     }
 
     fn ask(&mut self, index: usize, t: u64, events: &mut Vec<LivenessEvent>) {

@@ -2,9 +2,13 @@
 //! mailbox replaced frames before they were taken): it analyses a key frame at most every [`KEY_FRAME_GAP_MS`] of
 //! capture time (the detector, the mesh and the models), and reads the due frames between
 //! in the key frame's face box, carried over:
-//! - while the colours show, for the light alone: a decode, no inference; while the camera
-//!   settles after them, not at all. Nothing else the flow does then waits on an analysis: the
-//!   anti-spoof model skips those frames, and the hold waits for the colours to end.
+//! - while the colours show, for the light, and about one a colour step
+//!   ([`COLOURED_JUDGEMENT_GAP_MS`]) by the anti-spoof model alone for the passive session's
+//!   one look at the colours' end (`LivenessSession::early_look`): one decode for both; while
+//!   the camera settles after them, not at all. Nothing else the flow does then waits on an
+//!   analysis, and the hold waits for the colours to end. Without the model's faces under the
+//!   colours a loaded session could not look, and waited for the settling and ten unlit faces
+//!   (issue 67: 32 sessions on two cores took 7 s at p95 where one alone took 4.9 s).
 //! - after the colours and the camera's settling, while the passive hold waits for faces the
 //!   model judged, by the anti-spoof model alone: a decode and the one model, without the
 //!   detector, the mesh and the embedding (5.7 ms against 12.9–20.9 ms for an analysis, one
@@ -32,11 +36,27 @@ use crate::observation::CarriedBoxJudgement;
 use super::flow::MIN_MODEL_FACES;
 use super::light::CAMERA_SETTLE_MS;
 use super::{LivenessSession, Phase};
+use crate::config::SessionMode;
 use crate::mailbox::{MODEL_LANE_MS, model_lane};
 
 /// Capture time from one key frame of a session its server fell behind to the next: the
 /// frames due between are read in the key frame's face box.
 pub const KEY_FRAME_GAP_MS: u64 = 1_000;
+/// Shortest capture time between two faces the anti-spoof model judges under the colours on
+/// a server that fell behind the session, for the look at the colours' end: about one a
+/// colour step (each lasts 340–400 ms), so the 11 steps and the delay searched give the look
+/// its [`MIN_MODEL_FACES`] spread over the whole sequence at a third of the analysis rate's
+/// model runs.
+pub const COLOURED_JUDGEMENT_GAP_MS: u64 = 300;
+/// Capture time within which a worker that fell behind a session comes back to it for the
+/// anti-spoof model to judge the colours' frames for the look. The hold wants ten analysed
+/// faces, or five over two seconds, before the session may end; a worker behind analyses one
+/// key frame a take, so one that comes back later than this has its five only after the
+/// camera's settling, where the session would look no sooner than it ends without a look
+/// (measured in process, a take every 2 s: the look at 8 s, as the verdict without it), and
+/// the model's runs under the colours would be spent for nothing. Above a key frame's gap, so
+/// a worker back about once a second still judges them.
+pub const WORKER_BACK_SOON_MS: u64 = KEY_FRAME_GAP_MS * 3 / 2;
 /// [`KEY_FRAME_GAP_MS`] for the frames captured in the model lane's span (`crate::mailbox`):
 /// long enough that a key frame of the camera's settling before it covers the whole lane.
 pub const LANE_KEY_FRAME_GAP_MS: u64 = CAMERA_SETTLE_MS + MODEL_LANE_MS;
@@ -80,6 +100,56 @@ impl LivenessSession {
             && last.is_none_or(|last| t >= last + self.config.min_frame_interval_ms())
     }
 
+    /// Whether the frame at `t`, lit by the sequence on a server that fell behind the session,
+    /// is judged by the anti-spoof model alone in the carried face box for the passive
+    /// session's one look at the colours' end (`LivenessConfig::look_when_behind`): the look is
+    /// still to come, the worker came back
+    /// within [`WORKER_BACK_SOON_MS`] of its last take, `t` lies in the sequence's window, the
+    /// face box comes from a recent key frame, and no face judged under the colours lies within
+    /// [`COLOURED_JUDGEMENT_GAP_MS`] of `t`.
+    pub(super) fn coloured_model_turn(&self, t: u64) -> bool {
+        self.config.look_when_behind
+            && self.mode == SessionMode::Passive
+            && !self.early_look_due_passed
+            && self.worker_back_soon
+            && self.illumination().is_some_and(|s| t <= s.window_end_ms())
+            && self.recent_key_frame(t)
+            && self.carried_box_judgements.len() < self.max_frames
+            && self
+                .model_times_under_colours()
+                .all(|at| at.abs_diff(t) >= COLOURED_JUDGEMENT_GAP_MS)
+    }
+
+    /// Reads a frame the colours may light on a server behind the session (sampled out down
+    /// to the key frames, or set aside by the mailbox's light lane: `from_backlog`): a light
+    /// sample where one is due, and the anti-spoof model in the carried box where
+    /// [`Self::coloured_model_turn`] says so, over one decode.
+    pub(super) fn read_coloured(
+        &mut self,
+        jpeg: &[u8],
+        t: u64,
+        from_backlog: bool,
+        events: &mut Vec<LivenessEvent>,
+    ) {
+        let light_due = self.light_sample_due(t);
+        let model_due = self.coloured_model_turn(t);
+        if !light_due && !model_due {
+            return;
+        }
+        let Ok(image) = Image::decode_with_limit(jpeg, self.config.max_frame_pixels) else {
+            if model_due {
+                self.refuse(Guidance::InvalidFrame, events);
+            }
+            return;
+        };
+        if light_due {
+            self.keep_light_sample(&image, jpeg, t, from_backlog);
+        }
+        if model_due {
+            self.judge_image_in_carried_box(&image, t, events);
+        }
+    }
+
     /// Whether a face box was found on a frame analysed less than [`KEY_FRAME_GAP_MS`] of
     /// capture time before `t` ([`LANE_KEY_FRAME_GAP_MS`] when `t` falls in the model lane's
     /// span).
@@ -103,17 +173,32 @@ impl LivenessSession {
         t: u64,
         events: &mut Vec<LivenessEvent>,
     ) {
-        let Some(face_box) = self.last_face_box else {
+        if self.last_face_box.is_none() {
             return;
-        };
+        }
         let Ok(image) = Image::decode_with_limit(jpeg, self.config.max_frame_pixels) else {
             self.refuse(Guidance::InvalidFrame, events);
             return;
         };
-        if let Ok(live_probability) = self.engine.anti_spoof_in_box(&image, &face_box) {
+        self.judge_image_in_carried_box(&image, t, events);
+    }
+
+    /// Runs the anti-spoof model on `image`, the frame at `t`, in the carried face box (under
+    /// the colours where the sequence may colour `t`), and moves the flow on.
+    fn judge_image_in_carried_box(
+        &mut self,
+        image: &Image,
+        t: u64,
+        events: &mut Vec<LivenessEvent>,
+    ) {
+        let Some(face_box) = self.last_face_box else {
+            return;
+        };
+        if let Ok(live_probability) = self.engine.anti_spoof_in_box(image, &face_box) {
             self.carried_box_judgements.push(CarriedBoxJudgement {
                 timestamp_ms: t,
                 live_probability,
+                under_colours: self.coloured_by_sequence(t),
             });
             self.step(t, events);
         }

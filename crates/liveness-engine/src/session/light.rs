@@ -77,14 +77,24 @@ impl LivenessSession {
     }
 
     /// Samples the light on a frame between two analysed ones while the sequence is shown,
-    /// in the last analysed face's box (no two samples closer than
-    /// [`LIGHT_SAMPLE_INTERVAL_MS`]): the check wants every frame it can get, and this costs a
-    /// decode, no inference. The samples stay in capture order. `from_backlog`: the frame was
+    /// in the last analysed face's box ([`Self::light_sample_due`]): the check wants every
+    /// frame it can get, and this costs a decode, no inference. `from_backlog`: the frame was
     /// set aside by an overloaded server's mailbox.
     pub(super) fn sample_light(&mut self, jpeg: &[u8], t: u64, from_backlog: bool) {
-        let (LightCheck::Sequence(sequence), Some(face_box)) = (&self.light, self.last_face_box)
-        else {
+        if !self.light_sample_due(t) {
             return;
+        }
+        if let Ok(image) = Image::decode_with_limit(jpeg, self.config.max_frame_pixels) {
+            self.keep_light_sample(&image, jpeg, t, from_backlog);
+        }
+    }
+
+    /// Whether a light sample of the frame at `t` is wanted: the sequence is shown, a face box
+    /// is known, `t` lies in the sequence's window, and no kept sample is closer to it than
+    /// [`LIGHT_SAMPLE_INTERVAL_MS`].
+    pub(super) fn light_sample_due(&self, t: u64) -> bool {
+        let (LightCheck::Sequence(sequence), Some(_)) = (&self.light, self.last_face_box) else {
+            return false;
         };
         let at = self.light_samples.partition_point(|(kept, _)| *kept <= t);
         let near = |i: usize| {
@@ -93,18 +103,30 @@ impl LivenessSession {
                 .is_some_and(|(kept, _)| kept.abs_diff(t) < LIGHT_SAMPLE_INTERVAL_MS)
         };
         let due = !near(at) && (at == 0 || !near(at - 1));
-        if !due || t > sequence.window_end_ms() || self.light_samples.len() >= MAX_LIGHT_SAMPLES {
+        due && t <= sequence.window_end_ms() && self.light_samples.len() < MAX_LIGHT_SAMPLES
+    }
+
+    /// Keeps the light sample of `image` (the frame `jpeg` at `t`, due by
+    /// [`Self::light_sample_due`]) in the last analysed face's box; the samples stay in
+    /// capture order.
+    pub(super) fn keep_light_sample(
+        &mut self,
+        image: &Image,
+        jpeg: &[u8],
+        t: u64,
+        from_backlog: bool,
+    ) {
+        let Some(face_box) = self.last_face_box else {
             return;
-        }
-        if let Ok(image) = Image::decode_with_limit(jpeg, self.config.max_frame_pixels) {
-            let sample = LightSample {
-                from_backlog,
-                timed_by_arrival: capture_time::read_stamp(jpeg).is_none(),
-                camera_locked: capture_time::read_camera_lock(jpeg),
-                ..LightSample::read(image.rgb(), &face_box)
-            };
-            self.light_samples.insert(at, (t, sample));
-        }
+        };
+        let at = self.light_samples.partition_point(|(kept, _)| *kept <= t);
+        let sample = LightSample {
+            from_backlog,
+            timed_by_arrival: capture_time::read_stamp(jpeg).is_none(),
+            camera_locked: capture_time::read_camera_lock(jpeg),
+            ..LightSample::read(image.rgb(), &face_box)
+        };
+        self.light_samples.insert(at, (t, sample));
     }
 
     /// Keeps an analysed face's light sample and box for the light check; `jpeg` is the

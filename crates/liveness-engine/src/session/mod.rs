@@ -36,7 +36,9 @@ use crate::observation::{
 
 pub use flow::MIN_MODEL_FACES;
 use intake::{Admission, FrameIntake};
-pub use key_frames::{KEY_FRAME_GAP_MS, LANE_KEY_FRAME_GAP_MS};
+pub use key_frames::{
+    COLOURED_JUDGEMENT_GAP_MS, KEY_FRAME_GAP_MS, LANE_KEY_FRAME_GAP_MS, WORKER_BACK_SOON_MS,
+};
 pub use light::{CAMERA_SETTLE_MS, LightCheck};
 pub use opening::{NO_FLASH_CHALLENGES, Opening};
 use portrait::PortraitCandidate;
@@ -104,6 +106,11 @@ pub struct LivenessSession {
     /// over for too few faces under the colours), and what the look gave.
     early_look_due_passed: bool,
     early_look: Option<VerdictReport>,
+    /// Capture time of the newest frame of the last take from the mailbox (`push_taken`).
+    last_take_ms: Option<u64>,
+    /// Whether the worker came back to this session within [`WORKER_BACK_SOON_MS`] of its
+    /// last take (`key_frames::coloured_model_turn`).
+    worker_back_soon: bool,
     verdict: Option<VerdictReport>,
 }
 
@@ -159,6 +166,8 @@ impl LivenessSession {
             carried_box_judgements: Vec::new(),
             early_look_due_passed: false,
             early_look: None,
+            last_take_ms: None,
+            worker_back_soon: true,
             verdict: None,
             config,
         })
@@ -208,8 +217,9 @@ impl LivenessSession {
 
     /// [`Self::push_frame`]; `behind`: the server fell behind this session (its mailbox
     /// replaced frames), so a frame due for analysis may be read in the last key frame's face
-    /// box: for the light only while the colours may colour it ([`Self::coloured_turn`]), by
-    /// the anti-spoof model only after them ([`Self::model_only_turn`]).
+    /// box: while the colours may colour it for the light and the look at their end
+    /// ([`Self::coloured_turn`], [`Self::read_coloured`]), after them by the anti-spoof model
+    /// ([`Self::model_only_turn`]).
     fn push(&mut self, jpeg: &[u8], timestamp_ms: u64, behind: bool) -> Vec<LivenessEvent> {
         let mut events = Vec::new();
         if self.phase == Phase::Finished {
@@ -237,6 +247,9 @@ impl LivenessSession {
             Admission::Analyse if behind && self.model_only_turn(timestamp_ms) => {
                 self.judge_in_carried_box(jpeg, timestamp_ms, &mut events)
             }
+            Admission::SampledOut if behind => {
+                self.read_coloured(jpeg, timestamp_ms, false, &mut events)
+            }
             Admission::SampledOut => self.sample_light(jpeg, timestamp_ms, false),
             Admission::Watch => self.watch(jpeg, timestamp_ms, &mut events),
             Admission::SessionOver => self.finish(EndReason::SessionTimeout, &mut events),
@@ -251,7 +264,8 @@ impl LivenessSession {
 
     /// Feeds what a worker took from the session's mailbox, in the last analysed face's box:
     /// the frames set aside while the screen's colours were shown are read by the light check
-    /// only (a decode each, no inference), those set aside in the model's first unlit span are
+    /// (a decode each), with `LivenessConfig::look_when_behind` about one a colour step also by
+    /// the anti-spoof model for the look at the colours' end (`key_frames`), those set aside in the model's first unlit span are
     /// judged by the anti-spoof model alone (`key_frames`), and the newest frame goes through
     /// [`Self::push_frame`]. Before the first face box, the newest frame goes first: its face
     /// gives the box the set-aside frames are read in (a loaded server's first analysis of a
@@ -260,6 +274,10 @@ impl LivenessSession {
     /// renews the face box (`key_frames`).
     pub fn push_taken(&mut self, taken: &TakenFrame) -> Vec<LivenessEvent> {
         let behind = taken.replaced > 0;
+        self.worker_back_soon = self
+            .last_take_ms
+            .is_none_or(|last| taken.newest.timestamp_ms < last + WORKER_BACK_SOON_MS);
+        self.last_take_ms = Some(taken.newest.timestamp_ms);
         let read_set_aside = |session: &mut Self, events: &mut Vec<LivenessEvent>| {
             for frame in &taken.set_aside {
                 if session.phase == Phase::Finished {
@@ -267,7 +285,7 @@ impl LivenessSession {
                 }
                 let (jpeg, t) = (&frame.jpeg, frame.timestamp_ms);
                 if session.coloured_by_sequence(t) {
-                    session.sample_light(jpeg, t, true);
+                    session.read_coloured(jpeg, t, true, events);
                 } else if session.set_aside_model_turn(t) {
                     session.judge_in_carried_box(jpeg, t, events);
                 }
@@ -308,8 +326,9 @@ impl LivenessSession {
             count_all_faces: self.frames.len().is_multiple_of(COUNT_ALL_EVERY),
             // with the light check the model judges every frame: those the colours may tint
             // for the look at the colours' end alone (`early_look`), the rest for the layer;
-            // a server behind a session while the colours show analyses its key frames only,
-            // too few for the look, and spares the model there
+            // a server behind a session while the colours show analyses its key frames only
+            // and spares the model there: it judges about one face a colour step in the key
+            // frame's box instead (`key_frames`)
             anti_spoof: match (coloured, behind) {
                 (true, true) => false,
                 _ => self.light_check_shown() || self.frames.len().is_multiple_of(ANTI_SPOOF_EVERY),

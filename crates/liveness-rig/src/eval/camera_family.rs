@@ -101,7 +101,7 @@ pub fn drawn_session(
 }
 
 /// [`drawn_session`] with the session's `config`.
-fn drawn_session_with(
+pub(crate) fn drawn_session_with(
     job: &Job,
     families: &[CameraFamily],
     salt: &str,
@@ -155,15 +155,27 @@ fn run_with(
             break;
         }
     }
-    FamilyRun {
-        label: job.label.clone(),
-        name: job.case.name.clone(),
-        family: camera.model().family,
-        ratio,
-        truth: job.case.truth,
-        report: session.conclude(),
-        light: session.light_reading(),
-        early_look: session.early_look().cloned(),
+    FamilyRun::concluded(job, &camera, ratio, &mut session)
+}
+
+impl FamilyRun {
+    /// The run of `job` through `camera` at `ratio`, `session` concluded where it stands.
+    pub(crate) fn concluded(
+        job: &Job,
+        camera: &LightCamera,
+        ratio: f32,
+        session: &mut LivenessSession,
+    ) -> Self {
+        Self {
+            label: job.label.clone(),
+            name: job.case.name.clone(),
+            family: camera.model().family,
+            ratio,
+            truth: job.case.truth,
+            report: session.conclude(),
+            light: session.light_reading(),
+            early_look: session.early_look().cloned(),
+        }
     }
 }
 

@@ -33,10 +33,17 @@ fn a_refit_of_the_committed_set_gives_the_bundled_coefficients() {
         &[refit.intercept, refit.pass_at],
         &[bundled.intercept, bundled.pass_at]
     ));
-    // the early pass point, from the committed look table (`eval::look`)
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../liveness-engine/data/development_looks.csv");
-    let looks_csv = std::fs::read_to_string(&path).expect("the committed look table");
+    // the early pass point, from the committed look tables, the colours read in order and by
+    // a loaded server (`eval::look`)
+    let looks_csv: Vec<String> = ["development_looks.csv", "development_loaded_looks.csv"]
+        .iter()
+        .map(|name| {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../liveness-engine/data")
+                .join(name);
+            std::fs::read_to_string(&path).expect("a committed look table")
+        })
+        .collect();
     let looks = super::super::look::Looks::parse(&looks_csv, &set).expect("the looks fit the set");
     let every: Vec<usize> = (0..set.sessions.len()).collect();
     let early = super::super::look::early_pass_point(&looks, &refit, &every);

@@ -7,7 +7,11 @@
 //! evidence there, and the probability of the model fitted on the first table reaches the early
 //! pass point. Otherwise it waits, and the first table's row decides as before: a look can
 //! only pass a session sooner, never hold one back, so what it costs is attacks, and the point
-//! is set for that one look on the training sessions alone ([`early_pass_point`]).
+//! is set for that one look on the training sessions alone ([`early_pass_point`]). A server
+//! reads a session's colours in one of two ways: every analysed frame while it keeps up, about
+//! one face a colour step in a key frame's box when it fell behind (`session::key_frames`;
+//! `feature_table -- --loaded-looks`). Each way is a table of its own ([`Looks::readings`]),
+//! and the point stands above every training attack's look in each.
 
 use std::collections::BTreeSet;
 
@@ -20,15 +24,28 @@ use super::fit::{DevelopmentSession, DevelopmentSet, Outcome, decide, fit, just_
 /// The verdict column of a session that took no look (`examples/feature_table.rs`).
 pub const NO_LOOK: &str = "none";
 
-/// The development set's rows at the look, checked to be the first table's sessions in the
-/// same order (class, person, camera family and truth alike, row for row).
+/// The development set's rows at the look, one table per way a server reads the colours
+/// ([`Looks::readings`]), each checked to be the first table's sessions in the same order
+/// (class, person, camera family and truth alike, row for row).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Looks {
-    pub set: DevelopmentSet,
+    pub readings: Vec<DevelopmentSet>,
 }
 
 impl Looks {
-    pub fn parse(csv: &str, first: &DevelopmentSet) -> Result<Self, RigError> {
+    /// The look tables `csvs` (at least one) of the set `first`.
+    pub fn parse(csvs: &[String], first: &DevelopmentSet) -> Result<Self, RigError> {
+        if csvs.is_empty() {
+            return Err(RigError::DevelopmentSet("no look table".into()));
+        }
+        let readings = csvs
+            .iter()
+            .map(|csv| Self::parse_one(csv, first))
+            .collect::<Result<_, _>>()?;
+        Ok(Self { readings })
+    }
+
+    fn parse_one(csv: &str, first: &DevelopmentSet) -> Result<DevelopmentSet, RigError> {
         let set = DevelopmentSet::parse(csv)?;
         let same = |a: &DevelopmentSession, b: &DevelopmentSession| {
             a.class == b.class && a.person == b.person && a.family == b.family && a.live == b.live
@@ -48,54 +65,62 @@ impl Looks {
                 row + 2
             )));
         }
-        Ok(Self { set })
+        Ok(set)
     }
 
-    /// Whether the session of row `index` could pass at its look at all: it took one, the
-    /// rules did not fail it there, and its light gave evidence there.
-    fn could_pass(&self, index: usize) -> bool {
-        let look = &self.set.sessions[index];
-        look.rules != NO_LOOK && !look.vetoed() && self.set.light_judged(look)
+    /// Whether the session of row `index`, read the way of table `reading`, could pass at its
+    /// look at all: it took one, the rules did not fail it there, and its light gave evidence
+    /// there.
+    fn could_pass(&self, reading: usize, index: usize) -> bool {
+        let set = &self.readings[reading];
+        let look = &set.sessions[index];
+        look.rules != NO_LOOK && !look.vetoed() && set.light_judged(look)
     }
 
-    /// `decision`'s probability at the look of row `index`.
-    fn probability(&self, decision: &FittedDecision, index: usize) -> f64 {
-        self.set.probability(decision, &self.set.sessions[index])
+    /// `decision`'s probability at the look of row `index` in table `reading`.
+    fn probability(&self, decision: &FittedDecision, reading: usize, index: usize) -> f64 {
+        let set = &self.readings[reading];
+        set.probability(decision, &set.sessions[index])
     }
 
-    /// Whether the session of row `index` passes at its look under `decision`, as the engine
-    /// decides (`LivenessSession::early_look`).
-    pub fn passes(&self, decision: &FittedDecision, index: usize) -> bool {
-        decision
-            .early_pass_at
-            .is_some_and(|at| self.could_pass(index) && self.probability(decision, index) >= at)
+    /// Whether the session of row `index`, read the way of table `reading`, passes at its look
+    /// under `decision`, as the engine decides (`LivenessSession::early_look`).
+    pub fn passes(&self, decision: &FittedDecision, reading: usize, index: usize) -> bool {
+        decision.early_pass_at.is_some_and(|at| {
+            self.could_pass(reading, index) && self.probability(decision, reading, index) >= at
+        })
     }
 }
 
-/// The early pass point of `decision` on the training rows `train` (indices into both tables):
-/// just above the highest probability any training attack reaches at a look it could pass
-/// at, and never below the decision's own pass point.
+/// The early pass point of `decision` on the training rows `train` (indices into every
+/// table): just above the highest probability any training attack reaches at a look it could
+/// pass at, in any of the ways a server reads it, and never below the decision's own pass
+/// point.
 pub fn early_pass_point(looks: &Looks, decision: &FittedDecision, train: &[usize]) -> f64 {
-    just_above(
+    just_above((0..looks.readings.len()).flat_map(|reading| {
         train
             .iter()
-            .filter(|&&i| !looks.set.sessions[i].live && looks.could_pass(i))
-            .map(|&i| looks.probability(decision, i)),
-    )
+            .filter(move |&&i| {
+                !looks.readings[reading].sessions[i].live && looks.could_pass(reading, i)
+            })
+            .map(move |&i| looks.probability(decision, reading, i))
+    }))
     .clamp(decision.pass_at, 1.0)
 }
 
 /// Each session's outcome, and whether it passed at its look, under a model fitted without its
 /// fold (the sessions sharing its `key`) on the first table, its early pass point set on the
-/// same training sessions' looks: [`super::fit::cross_validate`] with the look.
+/// same training sessions' looks in every table: [`super::fit::cross_validate`] with the
+/// look, one list per table (the session read that way).
 pub fn cross_validate_with_look(
     set: &DevelopmentSet,
     looks: &Looks,
     chosen: &[String],
     key: fn(&DevelopmentSession) -> &str,
     (veto, keep_rules_passes): (bool, bool),
-) -> Vec<(Outcome, bool)> {
-    let mut outcomes = vec![(Outcome::Retry, false); set.sessions.len()];
+) -> Vec<Vec<(Outcome, bool)>> {
+    let mut outcomes =
+        vec![vec![(Outcome::Retry, false); set.sessions.len()]; looks.readings.len()];
     let folds: BTreeSet<&str> = set.sessions.iter().map(key).collect();
     for fold in folds {
         let training: Vec<usize> = (0..set.sessions.len())
@@ -109,13 +134,16 @@ pub fn cross_validate_with_look(
         let mut model = fit(&train, &set.inputs, chosen, "cross-validation fold");
         model.early_pass_at = Some(early_pass_point(looks, &model, &training));
         for (i, s) in set.sessions.iter().enumerate() {
-            if key(s) == fold {
-                let at_look = looks.passes(&model, i);
+            if key(s) != fold {
+                continue;
+            }
+            for (reading, read) in outcomes.iter_mut().enumerate() {
+                let at_look = looks.passes(&model, reading, i);
                 let outcome = match at_look {
                     true => Outcome::Pass,
                     false => decide(set, &model, s, (veto, keep_rules_passes)),
                 };
-                outcomes[i] = (outcome, at_look);
+                read[i] = (outcome, at_look);
             }
         }
     }
@@ -156,7 +184,7 @@ mod tests {
             .position(|s| !s.live)
             .expect("an attack row");
         lines.swap(live + 1, attack + 1);
-        let error = Looks::parse(&lines.join("\n"), &set).expect_err("rows out of order");
+        let error = Looks::parse(&[lines.join("\n")], &set).expect_err("rows out of order");
         let first = live.min(attack) + 2;
         assert!(
             error.to_string().contains(&format!("row {first} ")),
@@ -164,37 +192,62 @@ mod tests {
         );
         lines.swap(live + 1, attack + 1);
         lines.push(lines[1]);
-        let error = Looks::parse(&lines.join("\n"), &set).expect_err("one session more");
+        let error = Looks::parse(&[csv.clone(), lines.join("\n")], &set)
+            .expect_err("one session more in the second table");
         assert!(error.to_string().contains("sessions"), "{error}");
-        assert!(Looks::parse(&csv, &set).is_ok());
+        assert!(Looks::parse(&[csv.clone(), csv], &set).is_ok());
+        assert!(Looks::parse(&[], &set).is_err(), "no table");
     }
 
     #[test]
-    fn the_early_point_stands_above_every_training_attack_at_its_look_and_no_attack_of_training_passes_there()
-     {
+    fn the_early_point_stands_above_every_training_attack_at_its_look_in_every_reading() {
         let set = committed();
-        let looks = Looks { set: set.clone() };
+        // a second way of reading the colours, in which one attack looks like a live session
+        let mut loaded = set.clone();
+        let live = set
+            .sessions
+            .iter()
+            .find(|s| s.live && s.rules == "pass")
+            .expect("a live session the rules pass");
+        let attack = loaded
+            .sessions
+            .iter_mut()
+            .find(|s| !s.live && !s.vetoed())
+            .expect("an attack the rules do not fail");
+        attack.inputs = live.inputs.clone();
+        attack.rules = live.rules.clone();
+        let first_only = Looks {
+            readings: vec![set.clone()],
+        };
+        let looks = Looks {
+            readings: vec![set.clone(), loaded],
+        };
         let train: Vec<&DevelopmentSession> = set.sessions.iter().filter(|s| !s.vetoed()).collect();
         let chosen = super::super::fit::outcome_inputs(&set.inputs);
         let mut model = fit(&train, &set.inputs, &chosen, "a test");
         let rows: Vec<usize> = (0..set.sessions.len()).collect();
         let at = early_pass_point(&looks, &model, &rows);
+        let at_first_only = early_pass_point(&first_only, &model, &rows);
+        assert!(at_first_only >= model.pass_at);
+        assert!(
+            at > at_first_only || at == 1.0,
+            "the second reading's attack raises the point: {at} against {at_first_only}"
+        );
         model.early_pass_at = Some(at);
-        assert!(at >= model.pass_at);
-        for (i, s) in set.sessions.iter().enumerate() {
-            if !s.live {
+        for reading in 0..looks.readings.len() {
+            for (i, s) in set.sessions.iter().enumerate() {
                 assert!(
-                    !looks.passes(&model, i),
-                    "an attack passed at its look: {}",
+                    s.live || !looks.passes(&model, reading, i),
+                    "an attack passed at its look read the way of table {reading}: {}",
                     s.class
                 );
             }
         }
         // a session without a look never passes at it
-        let mut without = looks.clone();
-        for s in &mut without.set.sessions {
+        let mut without = first_only.clone();
+        for s in &mut without.readings[0].sessions {
             s.rules = NO_LOOK.to_string();
         }
-        assert!((0..set.sessions.len()).all(|i| !without.passes(&model, i)));
+        assert!((0..set.sessions.len()).all(|i| !without.passes(&model, 0, i)));
     }
 }

@@ -11,6 +11,7 @@ pub mod fit;
 pub mod frames;
 pub mod held_back;
 pub mod lit;
+pub mod loaded;
 pub mod look;
 pub mod monotone;
 pub mod screen_light;
