@@ -2,13 +2,14 @@
 //! mailbox replaced frames before they were taken): it analyses a key frame at most every [`KEY_FRAME_GAP_MS`] of
 //! capture time (the detector, the mesh and the models), and reads the due frames between
 //! in the key frame's face box, carried over:
-//! - while the colours show, for the light, and about one a colour step
-//!   ([`COLOURED_JUDGEMENT_GAP_MS`]) by the anti-spoof model alone for the passive session's
-//!   one look at the colours' end (`LivenessSession::early_look`): one decode for both; while
-//!   the camera settles after them, not at all. Nothing else the flow does then waits on an
-//!   analysis, and the hold waits for the colours to end. Without the model's faces under the
-//!   colours a loaded session could not look, and waited for the settling and ten unlit faces
-//!   (issue 67: 32 sessions on two cores took 7 s at p95 where one alone took 4.9 s).
+//! - while the colours show, for the light, and with `LivenessConfig::look_when_behind` (off
+//!   by default) about one a colour step ([`COLOURED_JUDGEMENT_GAP_MS`]) by the anti-spoof
+//!   model alone for the passive session's one look at the colours' end
+//!   (`LivenessSession::early_look`): one decode for both; while the camera settles after
+//!   them, not at all. Nothing else the flow does then waits on an analysis, and the hold
+//!   waits for the colours to end. Without the model's faces under the colours a loaded
+//!   session cannot look, and waits for the settling and ten unlit faces (issue 67: 32
+//!   sessions on two Zen 4 cores at p95 7.0-7.2 s with the switch off, 5.7-5.9 s with it on).
 //! - after the colours and the camera's settling, while the passive hold waits for faces the
 //!   model judged, by the anti-spoof model alone: a decode and the one model, without the
 //!   detector, the mesh and the embedding (5.7 ms against 12.9–20.9 ms for an analysis, one
@@ -103,10 +104,9 @@ impl LivenessSession {
     /// Whether the frame at `t`, lit by the sequence on a server that fell behind the session,
     /// is judged by the anti-spoof model alone in the carried face box for the passive
     /// session's one look at the colours' end (`LivenessConfig::look_when_behind`): the look is
-    /// still to come, the worker came back
-    /// within [`WORKER_BACK_SOON_MS`] of its last take, `t` lies in the sequence's window, the
-    /// face box comes from a recent key frame, and no face judged under the colours lies within
-    /// [`COLOURED_JUDGEMENT_GAP_MS`] of `t`.
+    /// still to come, the worker came back within [`WORKER_BACK_SOON_MS`] of its last take, `t`
+    /// lies in the sequence's window, the face box comes from a recent key frame, and no face
+    /// judged under the colours lies within [`COLOURED_JUDGEMENT_GAP_MS`] of `t`.
     pub(super) fn coloured_model_turn(&self, t: u64) -> bool {
         self.config.look_when_behind
             && self.mode == SessionMode::Passive
