@@ -204,24 +204,27 @@ impl LivenessSession {
     /// Capture times of the unlit faces the anti-spoof model judged: analysed, or in a carried
     /// face box (`key_frames`).
     pub(super) fn model_judged_times(&self) -> impl Iterator<Item = u64> + '_ {
-        self.face_times(|f| f.anti_spoof.is_some()).chain(
-            self.carried_box_judgements
-                .iter()
-                .filter(|j| !j.under_colours)
-                .map(|j| j.timestamp_ms),
-        )
+        self.model_times(false)
     }
 
     /// Capture times of the faces the anti-spoof model judged under the colours, for the look
     /// at their end: analysed, or in a carried face box (`key_frames`).
     pub(super) fn model_times_under_colours(&self) -> impl Iterator<Item = u64> + '_ {
-        self.face_times(|f| f.anti_spoof_under_colours.is_some())
-            .chain(
-                self.carried_box_judgements
-                    .iter()
-                    .filter(|j| j.under_colours)
-                    .map(|j| j.timestamp_ms),
-            )
+        self.model_times(true)
+    }
+
+    /// Capture times of the faces the anti-spoof model judged, under the colours or not.
+    fn model_times(&self, under_colours: bool) -> impl Iterator<Item = u64> + '_ {
+        let analysed: fn(&FaceObservation) -> bool = match under_colours {
+            true => |f| f.anti_spoof_under_colours.is_some(),
+            false => |f| f.anti_spoof.is_some(),
+        };
+        self.face_times(analysed).chain(
+            self.carried_box_judgements
+                .iter()
+                .filter(move |j| j.under_colours == under_colours)
+                .map(|j| j.timestamp_ms),
+        )
     }
 
     fn ask(&mut self, index: usize, t: u64, events: &mut Vec<LivenessEvent>) {
