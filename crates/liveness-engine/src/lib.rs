@@ -95,6 +95,6 @@ pub use illumination::reading::{LightFinding, LightReading};
 pub use layers::{Evidence, Layer, LayerScore};
 pub use session::{
     CAMERA_SETTLE_MS, COLOURED_JUDGEMENT_GAP_MS, KEY_FRAME_GAP_MS, LANE_KEY_FRAME_GAP_MS,
-    LightCheck, LivenessSession, MIN_MODEL_FACES, NO_FLASH_CHALLENGES, Opening,
+    LightCheck, LivenessSession, LookOutcome, MIN_MODEL_FACES, NO_FLASH_CHALLENGES, Opening,
     WORKER_BACK_SOON_MS,
 };

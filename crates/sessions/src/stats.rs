@@ -1,10 +1,12 @@
 //! What this process's live sessions have done, for the metrics: frames received and dropped
-//! (replaced in a session's mailbox before analysis), verdicts by outcome, the records of
-//! verdicts being stored or not stored, and the analysis pool's queue wait.
+//! (replaced in a session's mailbox before analysis), verdicts by outcome, what became of lit
+//! passive sessions' looks at the colours' end, the records of verdicts being stored or not
+//! stored, and the analysis pool's queue wait.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use domain::Verdict;
+use liveness_engine::LookOutcome;
 
 use crate::SessionService;
 pub use crate::pool::QueueStats;
@@ -17,6 +19,9 @@ pub(crate) struct LiveCounters {
     passed: AtomicU64,
     failed: AtomicU64,
     retried: AtomicU64,
+    looks_ended: AtomicU64,
+    looks_not_sure: AtomicU64,
+    looks_too_few_faces: AtomicU64,
     records_not_stored: AtomicU64,
 }
 
@@ -39,6 +44,18 @@ impl LiveCounters {
         counter.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// A stored verdict's session looked at the colours' end (`LookOutcome`), or never came to
+    /// its look (not a lit passive session, or one that ended before: not counted).
+    pub(crate) fn look(&self, look: LookOutcome) {
+        let counter = match look {
+            LookOutcome::NotDue => return,
+            LookOutcome::TooFewFaces { .. } => &self.looks_too_few_faces,
+            LookOutcome::Taken { ended: true, .. } => &self.looks_ended,
+            LookOutcome::Taken { ended: false, .. } => &self.looks_not_sure,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// A verdict was given but its record could not be stored.
     pub(crate) fn record_not_stored(&self) {
         self.records_not_stored.fetch_add(1, Ordering::Relaxed);
@@ -54,6 +71,11 @@ pub struct LiveStats {
     pub frames_dropped: u64,
     /// `(verdict, count)` for `pass`, `fail` and `retry`.
     pub verdicts: [(&'static str, u64); 3],
+    /// `(outcome, count)` of the lit passive sessions' looks at the colours' end, for stored
+    /// verdicts: `ended` (the session ended with it, about 2 s sooner), `not_sure` (taken, below
+    /// the early pass point: the session waited for the unlit faces), `too_few_faces` (too few
+    /// faces judged under the colours: a server behind its sessions).
+    pub looks: [(&'static str, u64); 3],
     /// Verdicts reached whose record (result, portrait, webhook) is being stored; each is sent
     /// once its record is.
     pub records_pending: usize,
@@ -91,6 +113,11 @@ impl SessionService {
                 ("pass", load(&counters.passed)),
                 ("fail", load(&counters.failed)),
                 ("retry", load(&counters.retried)),
+            ],
+            looks: [
+                ("ended", load(&counters.looks_ended)),
+                ("not_sure", load(&counters.looks_not_sure)),
+                ("too_few_faces", load(&counters.looks_too_few_faces)),
             ],
             records_pending: self.live.streams.recording(),
             records_not_stored: load(&counters.records_not_stored),

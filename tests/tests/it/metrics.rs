@@ -117,6 +117,18 @@ fn the_verdict_frames_and_backlog_are_counted(text: &str) {
         sample(text, "facegate_session_verdicts_total{verdict=\"fail\"}"),
         Some(0.0)
     );
+    // the one lit passive session came to its look at the colours' end, whatever it gave
+    let looks: Vec<f64> = ["ended", "not_sure", "too_few_faces"]
+        .iter()
+        .map(|outcome| {
+            sample(
+                text,
+                &format!("facegate_session_looks_total{{outcome=\"{outcome}\"}}"),
+            )
+            .expect("a look outcome")
+        })
+        .collect();
+    assert_eq!(looks.iter().sum::<f64>(), 1.0, "{looks:?}");
     let frames_counted = sample(text, "facegate_session_frames_total").expect("frames");
     let dropped = sample(text, "facegate_session_frames_dropped_total").expect("dropped");
     assert!(

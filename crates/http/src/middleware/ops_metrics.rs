@@ -1,5 +1,5 @@
 //! The operators' metrics beside the request metrics: live sessions, verdicts by outcome,
-//! frames received and dropped, verdicts' records pending and not stored, the analysis queue's
+//! looks at the colours' end by outcome, frames received and dropped, verdicts' records pending and not stored, the analysis queue's
 //! depth and wait (this process),
 //! webhook deliveries by outcome (this process's worker) and the webhook backlog with its
 //! oldest age (the whole deployment, from the store).
@@ -35,6 +35,18 @@ pub(crate) fn render(
         let _ = writeln!(
             out,
             "facegate_session_verdicts_total{{verdict=\"{verdict}\"}} {n}"
+        );
+    }
+    family(
+        out,
+        "facegate_session_looks_total",
+        "counter",
+        "Lit passive sessions' looks at the colours' end, by outcome: ended there, not sure (waited for the unlit faces), too few faces (the analysis fell behind).",
+    );
+    for (outcome, n) in live.looks {
+        let _ = writeln!(
+            out,
+            "facegate_session_looks_total{{outcome=\"{outcome}\"}} {n}"
         );
     }
     single(

@@ -104,15 +104,16 @@ impl LivenessSession {
     /// configuration allows it, the session ends with it, before the camera's settling and the
     /// unlit faces (about 2 s; issue 67). Due once, taken or not, so the early pass point is
     /// set for one look at one moment (`liveness_rig::eval::look`). True when the session ended.
-    pub(super) fn look_at_colours_end(&mut self, events: &mut Vec<LivenessEvent>) -> bool {
-        if self.early_look_due_passed
+    pub(super) fn look_at_colours_end(&mut self, t: u64, events: &mut Vec<LivenessEvent>) -> bool {
+        if !matches!(self.look, Look::NotDue)
             || !self.light_check_shown()
             || self.mode != SessionMode::Passive
         {
             return false;
         }
-        self.early_look_due_passed = true;
-        if self.model_times_under_colours().count() < MIN_MODEL_FACES {
+        let judged = self.model_times_under_colours().count();
+        if judged < MIN_MODEL_FACES {
+            self.look = Look::TooFewFaces { at_ms: t, judged };
             return false;
         }
         let light = self.light_reading();
@@ -131,12 +132,17 @@ impl LivenessSession {
                 .fitted_live_probability
                 .zip(early_pass_at)
                 .is_some_and(|(p, at)| f64::from(p) >= at);
-        self.early_look = Some(look.clone());
-        if passes && self.config.verdict_at_colours_end {
+        let ended = passes && self.config.verdict_at_colours_end;
+        self.look = Look::Taken {
+            report: look.clone(),
+            at_ms: t,
+            judged,
+            ended,
+        };
+        if ended {
             self.give(look, events);
-            return true;
         }
-        false
+        ended
     }
 
     /// The verdict the session's one look at the colours' end gave: a lit passive session
@@ -146,6 +152,72 @@ impl LivenessSession {
     /// Whether or not it ended with it; `None` when it took none (not a lit passive session,
     /// fewer than [`crate::MIN_MODEL_FACES`] faces judged under the colours, or not yet).
     pub fn early_look(&self) -> Option<&VerdictReport> {
-        self.early_look.as_ref()
+        match &self.look {
+            Look::Taken { report, .. } => Some(report),
+            Look::NotDue | Look::TooFewFaces { .. } => None,
+        }
     }
+
+    /// What became of the session's one look at the colours' end, for the server's log of
+    /// each verdict: whether a session under load still ended at its look, and if not why.
+    pub fn look_outcome(&self) -> LookOutcome {
+        match &self.look {
+            Look::NotDue => LookOutcome::NotDue,
+            Look::TooFewFaces { at_ms, judged } => LookOutcome::TooFewFaces {
+                at_ms: *at_ms,
+                judged: *judged,
+            },
+            Look::Taken {
+                report,
+                at_ms,
+                judged,
+                ended,
+            } => LookOutcome::Taken {
+                at_ms: *at_ms,
+                judged: *judged,
+                verdict: report.verdict,
+                live_probability: report.fitted_live_probability,
+                ended: *ended,
+            },
+        }
+    }
+}
+
+/// The one look at a lit passive session's colours' end, as the session keeps it.
+#[derive(Debug, Clone)]
+pub(super) enum Look {
+    /// Its moment has not come (or never comes: not a lit passive session).
+    NotDue,
+    /// Its moment came (at the capture time `at_ms`) with fewer than [`MIN_MODEL_FACES`] faces
+    /// judged under the colours.
+    TooFewFaces { at_ms: u64, judged: usize },
+    /// Taken at the capture time `at_ms` over `judged` faces under the colours; `ended` when
+    /// the session ended with it.
+    Taken {
+        report: VerdictReport,
+        at_ms: u64,
+        judged: usize,
+        ended: bool,
+    },
+}
+
+/// What became of a session's one look at the colours' end ([`LivenessSession::look_outcome`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LookOutcome {
+    /// Not taken: its moment has not come, or never comes (not a lit passive session).
+    NotDue,
+    /// Its moment came, at the capture time `at_ms` (from the stream's `ready`), with too few
+    /// faces judged under the colours (a server behind the session with
+    /// `LivenessConfig::look_when_behind` off, or a worker that came back late).
+    TooFewFaces { at_ms: u64, judged: usize },
+    /// Taken at the capture time `at_ms` over `judged` faces: its verdict and fitted
+    /// probability of a live person, and whether the session ended with it (a pass at the
+    /// early pass point, where allowed).
+    Taken {
+        at_ms: u64,
+        judged: usize,
+        verdict: Verdict,
+        live_probability: Option<f32>,
+        ended: bool,
+    },
 }

@@ -164,7 +164,7 @@ impl LivenessSession {
             // every frame the sequence lit is needed before the light is judged
             return;
         }
-        if self.look_at_colours_end(events) {
+        if self.look_at_colours_end(t, events) {
             return;
         }
         if self.light_check_shown() && !enough(MIN_MODEL_FACES, self.model_judged_times()) {

@@ -110,7 +110,7 @@ impl LivenessSession {
     pub(super) fn coloured_model_turn(&self, t: u64) -> bool {
         self.config.look_when_behind
             && self.mode == SessionMode::Passive
-            && !self.early_look_due_passed
+            && matches!(self.look, super::ending::Look::NotDue)
             && self.worker_back_soon
             && self.illumination().is_some_and(|s| t <= s.window_end_ms())
             && self.recent_key_frame(t)

@@ -34,6 +34,7 @@ use crate::observation::{
     Analysis, CarriedBoxJudgement, FrameObservation, observe, observe_action,
 };
 
+pub use ending::LookOutcome;
 pub use flow::MIN_MODEL_FACES;
 use intake::{Admission, FrameIntake};
 pub use key_frames::{
@@ -102,10 +103,8 @@ pub struct LivenessSession {
     last_face_box: Option<BoundingBox>,
     /// The frames the anti-spoof model judged in a carried face box (`key_frames`).
     carried_box_judgements: Vec<CarriedBoxJudgement>,
-    /// The moment of the one look at the colours' end has come (`ending`: taken, or passed
-    /// over for too few faces under the colours), and what the look gave.
-    early_look_due_passed: bool,
-    early_look: Option<VerdictReport>,
+    /// The one look at the colours' end (`ending`): not yet due, passed over, or taken.
+    look: ending::Look,
     /// Capture time of the newest frame of the last take from the mailbox (`push_taken`).
     last_take_ms: Option<u64>,
     /// Whether the worker came back to this session within [`WORKER_BACK_SOON_MS`] of its
@@ -164,8 +163,7 @@ impl LivenessSession {
             light_cache: std::cell::Cell::new(None),
             last_face_box: None,
             carried_box_judgements: Vec::new(),
-            early_look_due_passed: false,
-            early_look: None,
+            look: ending::Look::NotDue,
             last_take_ms: None,
             worker_back_soon: true,
             verdict: None,

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use domain::Verdict;
 use facegate_liveness_engine::fitted::FittedDecision;
 use facegate_liveness_engine::{
-    CAMERA_SETTLE_MS, LivenessConfig, LivenessSession, SessionMode, VerdictReport,
+    CAMERA_SETTLE_MS, LivenessConfig, LivenessSession, LookOutcome, MIN_MODEL_FACES, SessionMode,
+    VerdictReport,
 };
 use liveness_rig::eval::{FPS, lit, video};
 use liveness_rig::light_camera::Scene;
@@ -79,6 +80,11 @@ fn a_sure_session_ends_at_its_look_and_an_unsure_one_waits_for_the_unlit_faces()
         "the same look either way"
     );
     assert!(
+        matches!(early.look_outcome(), LookOutcome::Taken { ended: true, verdict: Verdict::Pass, live_probability, .. } if live_probability == Some(at_look)),
+        "{:?}",
+        early.look_outcome()
+    );
+    assert!(
         early_until < settled_from - CAMERA_SETTLE_MS / 2,
         "ended at {early_until} ms, the colours' window ends at {} ms",
         settled_from - CAMERA_SETTLE_MS
@@ -89,6 +95,11 @@ fn a_sure_session_ends_at_its_look_and_an_unsure_one_waits_for_the_unlit_faces()
     assert_eq!(same(recorded.early_look()), same(Some(&look)));
     assert_eq!(same(recorded.verdict()), same(Some(&verdict)));
     assert_eq!(recorded_until, waited_until);
+    assert!(
+        matches!(recorded.look_outcome(), LookOutcome::Taken { ended: false, judged, at_ms, .. } if judged >= MIN_MODEL_FACES && at_ms < settled_from),
+        "{:?}",
+        recorded.look_outcome()
+    );
 
     // a point above the look's probability: the session waits
     let (unsure, unsure_until) = session(Some(f64::from(at_look) + 1e-3), true);

@@ -41,7 +41,14 @@ impl Live {
             .live
             .streams
             .verdict_reached(session.id, &self.holder);
-        tracing::info!(session = %session.id, verdict = ?report.verdict, confidence = report.confidence, fitted_live_probability = ?report.fitted_live_probability, "verdict reached");
+        // the look at the colours' end tells whether a session under load still ended there
+        // and the newest frame's capture time, how far behind the stream the verdict came
+        let look = engine_session.as_ref().map(LivenessSession::look_outcome);
+        let captured_ms = engine_session
+            .as_ref()
+            .and_then(|s| s.observations().last())
+            .map(|o| o.timestamp_ms);
+        tracing::info!(session = %session.id, verdict = ?report.verdict, confidence = report.confidence, fitted_live_probability = ?report.fitted_live_probability, ?look, ?captured_ms, "verdict reached");
         let recorded = self.record(&report, engine_session.as_ref());
         let refusal = match recorded {
             Recorded::Stored => None,
@@ -97,6 +104,12 @@ impl Live {
         match stored {
             Ok(_) => {
                 self.service.live.counters.verdict(report.verdict);
+                if let Some(engine_session) = engine_session {
+                    self.service
+                        .live
+                        .counters
+                        .look(engine_session.look_outcome());
+                }
                 tracing::info!(session = %session.id, "session completed");
                 Recorded::Stored
             }
