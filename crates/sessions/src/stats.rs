@@ -125,3 +125,37 @@ impl SessionService {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_look_is_counted_under_its_outcome_and_a_look_never_due_is_not() {
+        let counters = LiveCounters::default();
+        let taken = |ended| LookOutcome::Taken {
+            at_ms: 4_800,
+            judged: 12,
+            verdict: Verdict::Pass,
+            live_probability: Some(0.9),
+            ended,
+        };
+        counters.look(taken(true));
+        counters.look(taken(true));
+        counters.look(taken(false));
+        counters.look(LookOutcome::TooFewFaces {
+            at_ms: 5_100,
+            judged: 4,
+        });
+        counters.look(LookOutcome::NotDue);
+        let load = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        assert_eq!(
+            [
+                load(&counters.looks_ended),
+                load(&counters.looks_not_sure),
+                load(&counters.looks_too_few_faces),
+            ],
+            [2, 1, 1]
+        );
+    }
+}
