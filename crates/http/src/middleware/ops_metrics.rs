@@ -25,30 +25,20 @@ pub(crate) fn render(
         "Sessions streaming over a WebSocket in this process.",
         live.active,
     );
-    family(
+    counters_by(
         out,
         "facegate_session_verdicts_total",
-        "counter",
         "Verdicts given by this process, by outcome.",
+        "verdict",
+        &live.verdicts,
     );
-    for (verdict, n) in live.verdicts {
-        let _ = writeln!(
-            out,
-            "facegate_session_verdicts_total{{verdict=\"{verdict}\"}} {n}"
-        );
-    }
-    family(
+    counters_by(
         out,
         "facegate_session_looks_total",
-        "counter",
         "Lit passive sessions' looks at the colours' end, by outcome: ended there, not sure (waited for the unlit faces), too few faces (the analysis fell behind).",
+        "outcome",
+        &live.looks,
     );
-    for (outcome, n) in live.looks {
-        let _ = writeln!(
-            out,
-            "facegate_session_looks_total{{outcome=\"{outcome}\"}} {n}"
-        );
-    }
     single(
         out,
         "facegate_session_frames_total",
@@ -97,18 +87,13 @@ pub(crate) fn render(
         "{name}_sum {}\n{name}_count {}",
         queue.waited_seconds, queue.served
     );
-    family(
+    counters_by(
         out,
         "facegate_webhook_deliveries_total",
-        "counter",
         "Webhook delivery attempts recorded by this process, by outcome.",
+        "outcome",
+        deliveries,
     );
-    for (outcome, n) in deliveries {
-        let _ = writeln!(
-            out,
-            "facegate_webhook_deliveries_total{{outcome=\"{outcome}\"}} {n}"
-        );
-    }
     if let Some(backlog) = backlog {
         single(
             out,
@@ -134,6 +119,14 @@ pub(crate) fn render(
 fn single(out: &mut String, name: &str, kind: &str, help: &str, value: impl std::fmt::Display) {
     family(out, name, kind, help);
     let _ = writeln!(out, "{name} {value}");
+}
+
+/// A counter family with one sample per `(label value, count)`.
+fn counters_by(out: &mut String, name: &str, help: &str, label: &str, counts: &[(&str, u64)]) {
+    family(out, name, "counter", help);
+    for (value, n) in counts {
+        let _ = writeln!(out, "{name}{{{label}=\"{value}\"}} {n}");
+    }
 }
 
 /// The `# HELP` and `# TYPE` lines of a family.
