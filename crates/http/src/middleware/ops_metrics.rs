@@ -1,8 +1,8 @@
 //! The operators' metrics beside the request metrics: live sessions, verdicts by outcome,
-//! looks at the colours' end by outcome, frames received and dropped, verdicts' records pending and not stored, the analysis queue's
-//! depth and wait (this process),
-//! webhook deliveries by outcome (this process's worker) and the webhook backlog with its
-//! oldest age (the whole deployment, from the store).
+//! looks at the colours' end by outcome, frames received and dropped, verdicts' records
+//! pending and not stored, the analysis queue's depth and wait (this process), webhook
+//! deliveries by outcome (this process's worker) and the webhook backlog with its oldest age
+//! (the whole deployment, from the store).
 
 use std::fmt::Write;
 

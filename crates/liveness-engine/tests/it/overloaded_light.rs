@@ -390,7 +390,8 @@ fn a_loaded_server_judges_faces_under_the_colours_and_a_live_session_passes_at_i
     {
         assert!(
             run.coloured_carried_ms.is_empty()
-                && matches!(run.look, LookOutcome::TooFewFaces { judged, .. } if judged < MIN_MODEL_FACES),
+                && matches!(run.look, LookOutcome::TooFewFaces { judged, .. }
+                    if judged < MIN_MODEL_FACES),
             "{} ({period} ms): faces judged under the colours at {:?} ms, look {:?}",
             run.name,
             run.coloured_carried_ms,

@@ -42,13 +42,8 @@ impl Live {
             .streams
             .verdict_reached(session.id, &self.holder);
         // the look at the colours' end tells whether a session under load still ended there
-        // and the newest frame's capture time, how far behind the stream the verdict came
         let look = engine_session.as_ref().map(LivenessSession::look_outcome);
-        let captured_ms = engine_session
-            .as_ref()
-            .and_then(|s| s.observations().last())
-            .map(|o| o.timestamp_ms);
-        tracing::info!(session = %session.id, verdict = ?report.verdict, confidence = report.confidence, fitted_live_probability = ?report.fitted_live_probability, ?look, ?captured_ms, "verdict reached");
+        tracing::info!(session = %session.id, verdict = ?report.verdict, confidence = report.confidence, fitted_live_probability = ?report.fitted_live_probability, ?look, "verdict reached");
         let recorded = self.record(&report, engine_session.as_ref());
         let refusal = match recorded {
             Recorded::Stored => None,
