@@ -95,8 +95,7 @@ pub struct FittedDecision {
     /// motion so far), before the camera's settling and the unlit faces: just above every
     /// training attack's probability at that look, read in order or as a loaded server reads
     /// it (about one face a colour step in a key frame's box), and never below
-    /// [`Self::pass_at`]. Absent:
-    /// no session ends at that look.
+    /// [`Self::pass_at`]. Absent: no session ends at that look.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub early_pass_at: Option<f64>,
     /// Where the coefficients come from: the development set, its size and the fit's settings.

@@ -262,9 +262,10 @@ impl LivenessSession {
 
     /// Feeds what a worker took from the session's mailbox, in the last analysed face's box:
     /// the frames set aside while the screen's colours were shown are read by the light check
-    /// (a decode each), with `LivenessConfig::look_when_behind` about one a colour step also by
-    /// the anti-spoof model for the look at the colours' end (`key_frames`), those set aside in the model's first unlit span are
-    /// judged by the anti-spoof model alone (`key_frames`), and the newest frame goes through
+    /// (a decode each), with `LivenessConfig::look_when_behind` about one a colour step also
+    /// by the anti-spoof model for the look at the colours' end (`key_frames`), those set aside
+    /// in the model's first unlit span are judged by the anti-spoof model alone
+    /// (`key_frames`), and the newest frame goes through
     /// [`Self::push_frame`]. Before the first face box, the newest frame goes first: its face
     /// gives the box the set-aside frames are read in (a loaded server's first analysis of a
     /// session can come a second or more into the colours). Frames replaced in the mailbox mean
