@@ -65,6 +65,7 @@ mod quality;
 mod resample;
 
 use std::path::Path;
+use std::sync::Arc;
 
 pub use domain::FaceModel;
 
@@ -168,7 +169,7 @@ impl FaceEngine {
 
     /// Finds faces, largest first.
     pub fn detect(&self, image: &Image, options: &DetectOptions) -> EngineResult<Vec<Face>> {
-        detect::detect(&self.models, image.rgb(), options)
+        detect::detect(&self.models, image.rgb(), options, &|_| true)
     }
 
     /// The largest face: tries the fast selfie detector first, then the group detector.
@@ -231,6 +232,19 @@ impl FaceEngine {
             k.right_eye,
             k.left_eye,
         )
+    }
+
+    /// [`FaceEngine::landmarks_single_pass`], kept with `face` (unless it already holds the
+    /// detector's verification pass on this box, which is the same pass and is reused): a
+    /// later [`FaceEngine::landmarks`] or [`FaceEngine::portrait_draft`] on this face starts
+    /// from it instead of running it again.
+    pub fn first_mesh_pass(&self, image: &Image, face: &mut Face) -> EngineResult<Mesh> {
+        if let Some(mesh) = face.verified_mesh_for_current_box() {
+            return Ok(mesh.clone());
+        }
+        let mesh = self.landmarks_single_pass(image, face)?;
+        face.verification = Some(Arc::new((face.bbox, face.keypoints, mesh.clone())));
+        Ok(mesh)
     }
 
     /// Adds the mesh to `face` and refines its pose from it.
@@ -311,11 +325,16 @@ impl FaceEngine {
     pub fn portrait_draft(&self, image: &Image, face: &Face) -> EngineResult<PortraitDraft> {
         let mesh = self.landmarks(image, face)?;
         let min_width = face.bbox.width * portrait::OTHER_FACE_WIDTH_SHARE;
-        let others = self
-            .detect(image, &DetectOptions::default())?
-            .iter()
-            .filter(|other| other.bbox.iou(&face.bbox) < 0.3 && other.bbox.width >= min_width)
-            .count();
+        // only boxes that could be another face are confirmed and verified: the face itself
+        // and faces too small to matter cost the group detector's box and nothing more
+        let another = |other: &BoundingBox| other.iou(&face.bbox) < 0.3 && other.width >= min_width;
+        let others = detect::detect(
+            &self.models,
+            image.rgb(),
+            &DetectOptions::default(),
+            &another,
+        )?
+        .len();
         portrait::make(image.rgb(), &mesh, 1 + others)
     }
 }

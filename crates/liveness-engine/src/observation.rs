@@ -93,6 +93,12 @@ pub struct FrameObservation {
     /// Faces the detector found (the observation describes the largest).
     pub face_count: usize,
     pub face: Option<FaceObservation>,
+    /// The face the selfie detector found first, as `FaceEngine::primary_face` finds it on
+    /// this frame, with its first mesh pass where the observation describes it: a portrait
+    /// made from this frame starts from it (no detector run, one mesh pass fewer). `None`
+    /// when the selfie detector found none. The session takes it out before keeping the
+    /// frame (the history stays small).
+    pub primary_face: Option<Face>,
 }
 
 /// What [`observe`] runs on a frame beyond the selfie detector and one mesh pass.
@@ -129,6 +135,9 @@ pub fn observe(
         ..DetectOptions::default()
     };
     let mut faces = engine.detect(image, &options)?;
+    // with `max_faces` 1 the selfie path verifies the same candidates in the same order and
+    // stops at the first face: the one `primary_face` finds
+    let mut primary_face = faces.first().cloned();
     if analysis.count_all_faces {
         let all = engine.detect(
             image,
@@ -147,9 +156,16 @@ pub fn observe(
             timestamp_ms,
             face_count,
             face: None,
+            primary_face,
         });
     };
-    let mesh = engine.landmarks_single_pass(image, &face)?;
+    let mesh = match primary_face.as_mut() {
+        // the same face: its pass is kept for the portrait
+        Some(primary) if primary.bbox == face.bbox && primary.keypoints == face.keypoints => {
+            engine.first_mesh_pass(image, primary)?
+        }
+        _ => engine.landmarks_single_pass(image, &face)?,
+    };
     let anti_spoof = if analysis.anti_spoof {
         Some(engine.anti_spoof(image, &face)?)
     } else {
@@ -164,6 +180,7 @@ pub fn observe(
         timestamp_ms,
         face_count,
         face: Some(describe(engine, image, &face, &mesh, anti_spoof, embedding)),
+        primary_face,
     })
 }
 

@@ -60,10 +60,15 @@ const PRESENCE_ALONE: f32 = 10.0;
 const PRESENCE_WITH_CONFIDENT_DETECTOR: f32 = 4.0;
 const CONFIDENT_DETECTOR: f32 = 0.9;
 
+/// Faces in `img`, largest first, among the detector's boxes that `keep` accepts: a box it
+/// refuses is neither confirmed nor verified (no keypoint crop, no mesh pass), and every box
+/// it accepts is treated exactly as without it (`keep` reads only the detector's box, which
+/// confirmation and verification never change). `max_faces` counts kept faces only.
 pub(crate) fn detect(
     models: &ModelSet,
     img: &RgbImage,
     options: &DetectOptions,
+    keep: &dyn Fn(&BoundingBox) -> bool,
 ) -> EngineResult<Vec<Face>> {
     let mut candidates: Vec<(BoundingBox, f32, [Point; 6])> = match options.mode {
         DetectMode::Selfie => {
@@ -72,6 +77,9 @@ pub(crate) fn detect(
                 .into_iter()
                 .map(|d| (d.bbox, d.score, d.keypoints))
                 .collect())
+            .into_iter()
+            .filter(|(bbox, _, _)| keep(bbox))
+            .collect()
         }
         DetectMode::All => {
             let boxes = nms(
@@ -81,7 +89,8 @@ pub(crate) fn detect(
                     .collect(),
             );
             let mut confirmed = Vec::with_capacity(boxes.len());
-            for (bbox, score, _) in boxes.into_iter().take(options.max_faces.saturating_mul(2)) {
+            let kept = boxes.into_iter().filter(|(bbox, _, _)| keep(bbox));
+            for (bbox, score, _) in kept.take(options.max_faces.saturating_mul(2)) {
                 if let Some(keypoints) = keypoints_on_crop(models, img, &bbox)? {
                     confirmed.push((bbox, score, keypoints));
                 }

@@ -3,8 +3,9 @@
 
 use crate::common;
 
+use domain::PortraitRequirement;
 use facegate_face_engine::portrait::{
-    HEAD_FRACTION, HEAD_TO_EYE_CHIN_RATIO, PORTRAIT_HEIGHT, PORTRAIT_WIDTH,
+    HEAD_FRACTION, HEAD_TO_EYE_CHIN_RATIO, OTHER_FACE_WIDTH_SHARE, PORTRAIT_HEIGHT, PORTRAIT_WIDTH,
 };
 use facegate_face_engine::{DetectMode, DetectOptions, Image};
 
@@ -145,4 +146,68 @@ fn exif_orientation_is_applied_before_detection() {
         "roll {}",
         faces[0].pose.roll
     );
+}
+
+/// The portrait's single-face requirement confirms and verifies only the group detector's
+/// boxes that could be another face; it counts what confirming every box and filtering after
+/// counts, on group photos (other faces of every size) and on a selfie with people behind.
+#[test]
+fn a_portrait_counts_the_other_faces_every_confirmed_box_gives() {
+    let engine = common::engine();
+    let mut others_seen = 0;
+    for relative in [
+        "groups/couple.jpg",
+        "groups/group-1.jpg",
+        "groups/group-2.jpg",
+        "groups/selfie-many-people.jpg",
+        "groups/bbt1.jpg",
+        "groups/annotated/2008_002506.jpg",
+        "spoof/samples/live.jpg",
+    ] {
+        let image = common::load(relative);
+        let face = engine.primary_face(&image).expect("a face");
+        let min_width = face.bbox.width * OTHER_FACE_WIDTH_SHARE;
+        let others = engine
+            .detect(&image, &DetectOptions::default())
+            .expect("detect")
+            .iter()
+            .filter(|other| other.bbox.iou(&face.bbox) < 0.3 && other.bbox.width >= min_width)
+            .count();
+        let draft = engine.portrait_draft(&image, &face).expect("portrait");
+        let single_face = draft
+            .quality()
+            .requirements
+            .iter()
+            .find(|check| check.requirement == PortraitRequirement::SingleFace)
+            .expect("the single-face requirement");
+        assert_eq!(single_face.value, (1 + others) as f32, "{relative}");
+        others_seen += others;
+    }
+    assert!(others_seen > 0, "no photo had another face to count");
+}
+
+/// A face that carries its first mesh pass (`first_mesh_pass`, as a liveness frame's
+/// observation keeps it) gives the portrait a fresh detection gives, byte for byte.
+#[test]
+fn a_face_carrying_its_first_mesh_pass_gives_the_same_portrait() {
+    let engine = common::engine();
+    for relative in ["spoof/samples/live.jpg", "identities/celebs/id01/img26.jpg"] {
+        let image = common::load(relative);
+        let fresh = engine.primary_face(&image).expect("a face");
+        let mut carried = fresh.clone();
+        let pass = engine
+            .first_mesh_pass(&image, &mut carried)
+            .expect("first pass");
+        let single = engine
+            .landmarks_single_pass(&image, &fresh)
+            .expect("single pass");
+        assert_eq!(pass, single, "{relative}");
+        let from_fresh = engine.portrait(&image, &fresh).expect("portrait");
+        let from_carried = engine.portrait(&image, &carried).expect("portrait");
+        assert_eq!(from_fresh.quality, from_carried.quality, "{relative}");
+        assert!(
+            from_fresh.jpeg == from_carried.jpeg,
+            "{relative}: the JPEGs differ"
+        );
+    }
 }

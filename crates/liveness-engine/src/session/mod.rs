@@ -384,11 +384,12 @@ impl LivenessSession {
         }
     }
 
-    fn advance(&mut self, obs: FrameObservation, jpeg: &[u8], events: &mut Vec<LivenessEvent>) {
+    fn advance(&mut self, mut obs: FrameObservation, jpeg: &[u8], events: &mut Vec<LivenessEvent>) {
         let t = obs.timestamp_ms;
         self.guide(&obs, events);
+        let primary_face = obs.primary_face.take();
         if let Some(face) = &obs.face {
-            self.portrait.consider(face, jpeg);
+            self.portrait.consider(face, primary_face, jpeg);
         }
         if self.frames.len() >= self.max_frames {
             self.finish(EndReason::SessionTimeout, events);

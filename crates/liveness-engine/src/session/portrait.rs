@@ -6,7 +6,7 @@
 //! issue 42). When none meets them all, the one that meets the most (then the best
 //! `photo_quality_score`) is. Only the portrait kept is encoded as a JPEG.
 
-use face_engine::{EngineResult, FaceEngine, Image, PhotoQuality, Portrait, PortraitDraft};
+use face_engine::{EngineResult, Face, FaceEngine, Image, PhotoQuality, Portrait, PortraitDraft};
 
 use crate::observation::FaceObservation;
 
@@ -16,23 +16,33 @@ pub const KEPT_FRAMES: usize = 3;
 
 #[derive(Debug, Default)]
 pub(super) struct PortraitCandidate {
-    /// `(cheap score, JPEG)`, best first.
-    best: Vec<(f32, Vec<u8>)>,
+    /// `(cheap score, JPEG, the frame's primary face)`, best first.
+    best: Vec<(f32, Vec<u8>, Option<Face>)>,
 }
 
 impl PortraitCandidate {
-    pub(super) fn consider(&mut self, face: &FaceObservation, jpeg: &[u8]) {
+    /// Keeps the frame `jpeg` when its `face` scores among the best; `primary_face` is the
+    /// frame's `FrameObservation::primary_face`, so the portrait need not detect it again.
+    pub(super) fn consider(
+        &mut self,
+        face: &FaceObservation,
+        primary_face: Option<Face>,
+        jpeg: &[u8],
+    ) {
         let frontal = (1.0 - face.pose.yaw.abs() / 30.0) * (1.0 - face.pose.pitch.abs() / 40.0);
         let eyes = (face.eye_openness / 0.25).min(1.0);
         let mouth = 1.0 - (face.mouth_open / 0.2).min(1.0);
         let score = frontal.max(0.0) * eyes * mouth * face.sharpness * face.detector_score;
         if self.best.len() == KEPT_FRAMES
-            && self.best.last().is_some_and(|(worst, _)| score <= *worst)
+            && self
+                .best
+                .last()
+                .is_some_and(|(worst, _, _)| score <= *worst)
         {
             return;
         }
-        let at = self.best.partition_point(|(kept, _)| *kept >= score);
-        self.best.insert(at, (score, jpeg.to_vec()));
+        let at = self.best.partition_point(|(kept, _, _)| *kept >= score);
+        self.best.insert(at, (score, jpeg.to_vec(), primary_face));
         self.best.truncate(KEPT_FRAMES);
     }
 
@@ -46,9 +56,12 @@ impl PortraitCandidate {
     ) -> Option<EngineResult<Portrait>> {
         let mut first_error = None;
         let mut chosen: Option<PortraitDraft> = None;
-        for (_, jpeg) in &self.best {
+        for (_, jpeg, primary_face) in &self.best {
             let made = Image::decode_with_limit(jpeg, max_pixels).and_then(|image| {
-                let face = engine.primary_face(&image)?;
+                let face = match primary_face {
+                    Some(face) => face.clone(),
+                    None => engine.primary_face(&image)?,
+                };
                 engine.portrait_draft(&image, &face)
             });
             match made {
