@@ -166,10 +166,25 @@ fn labelled_videos_answer_random_challenges_and_pass() {
     assert_eq!(summary.pass, 12, "active sessions passed");
 }
 
+/// Also the portrait's cost at the verdict: it starts from the face and first mesh pass its
+/// frame's analysis kept, so it runs no selfie detector and one mesh pass (the fit's second),
+/// beside the group detector's count of other faces (before: two selfie detector runs and
+/// three mesh passes). The session has an engine of its own, so its counts are its own.
 #[test]
 fn a_passing_session_yields_an_icao_portrait() {
     let recording = video("expressions-man-2");
-    let mut session = lit::seeded_session(SessionMode::Passive, 29);
+    let engine = std::sync::Arc::new(
+        face_engine::FaceEngine::load(&eval::root().join("models")).expect("models load"),
+    );
+    let mut session = LivenessSession::new(
+        engine.clone(),
+        LivenessConfig::default(),
+        SessionMode::Passive,
+        &mut rand::rngs::StdRng::seed_from_u64(29),
+        facegate_liveness_engine::Opening::First,
+        facegate_liveness_engine::LivenessPath::Light,
+    )
+    .expect("session");
     let frames = recording
         .frames
         .iter()
@@ -177,7 +192,19 @@ fn a_passing_session_yields_an_icao_portrait() {
     let mut camera = lit::camera_for(&session, Scene::LiveFace, 0.2, 29);
     let (report, _) = replay::play_through(&mut session, frames, FPS, Some(&mut camera));
     assert_eq!(report.verdict, Verdict::Pass);
+    let runs = |model: &str| {
+        let stats = engine.inference_stats();
+        stats.iter().find(|(m, ..)| m == model).map_or(0, |s| s.1)
+    };
+    let before = ["detector_selfie", "detector_group", "landmarks"].map(runs);
     let portrait = session.portrait().expect("a best frame").expect("portrait");
+    let after = ["detector_selfie", "detector_group", "landmarks"].map(runs);
+    let portrait_runs = [0, 1, 2].map(|i| after[i] - before[i]);
+    assert_eq!(
+        portrait_runs,
+        [0, 1, 1],
+        "selfie, group and mesh runs of the portrait"
+    );
     let decoded = face_engine::Image::decode(&portrait.jpeg).expect("portrait is a JPEG");
     assert_eq!((decoded.width(), decoded.height()), (480, 600));
     let score = portrait.quality.photo_quality_score;
