@@ -135,9 +135,10 @@ pub fn observe(
         ..DetectOptions::default()
     };
     let mut faces = engine.detect(image, &options)?;
-    // with `max_faces` 1 the selfie path verifies the same candidates in the same order and
-    // stops at the first face: the one `primary_face` finds
-    let mut primary_face = faces.first().cloned();
+    // the selfie path's first face when the group path's faces replace its list (with
+    // `max_faces` 1 the selfie path verifies the same candidates in the same order and stops
+    // at the first face: the one `primary_face` finds)
+    let mut replaced_selfie_first = None;
     if analysis.count_all_faces {
         let all = engine.detect(
             image,
@@ -147,24 +148,22 @@ pub fn observe(
             },
         )?;
         if all.len() > faces.len() {
-            faces = all;
+            replaced_selfie_first = Some(std::mem::replace(&mut faces, all).into_iter().next());
         }
     }
     let face_count = faces.len();
-    let Some(face) = faces.into_iter().next() else {
+    let Some(mut face) = faces.into_iter().next() else {
         return Ok(FrameObservation {
             timestamp_ms,
             face_count,
             face: None,
-            primary_face,
+            primary_face: None,
         });
     };
-    let mesh = match primary_face.as_mut() {
-        // the same face: its pass is kept for the portrait
-        Some(primary) if primary.bbox == face.bbox && primary.keypoints == face.keypoints => {
-            engine.first_mesh_pass(image, primary)?
-        }
-        _ => engine.landmarks_single_pass(image, &face)?,
+    // the selfie path's own face keeps its pass for the portrait
+    let mesh = match replaced_selfie_first {
+        None => engine.first_mesh_pass(image, &mut face)?,
+        Some(_) => engine.landmarks_single_pass(image, &face)?,
     };
     let anti_spoof = if analysis.anti_spoof {
         Some(engine.anti_spoof(image, &face)?)
@@ -180,7 +179,7 @@ pub fn observe(
         timestamp_ms,
         face_count,
         face: Some(describe(engine, image, &face, &mesh, anti_spoof, embedding)),
-        primary_face,
+        primary_face: replaced_selfie_first.unwrap_or(Some(face)),
     })
 }
 

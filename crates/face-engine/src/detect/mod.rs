@@ -77,9 +77,6 @@ pub(crate) fn detect(
                 .into_iter()
                 .map(|d| (d.bbox, d.score, d.keypoints))
                 .collect())
-            .into_iter()
-            .filter(|(bbox, _, _)| keep(bbox))
-            .collect()
         }
         DetectMode::All => {
             let boxes = nms(
@@ -98,7 +95,8 @@ pub(crate) fn detect(
             confirmed
         }
     };
-    candidates.retain(|(_, score, _)| *score >= options.min_score);
+    // the group path's boxes were filtered before their keypoint crops
+    candidates.retain(|(bbox, score, _)| *score >= options.min_score && keep(bbox));
     // largest first, and verification stops once `max_faces` are verified: the answer is the
     // same as verifying every candidate, without a mesh pass on faces that would be cut
     candidates.sort_by(|a, b| b.0.area().total_cmp(&a.0.area()));
