@@ -5,13 +5,16 @@
 //! on the training sessions alone and applied to the held-out ones.
 //! `cargo run -p facegate-liveness-engine --release --example fit_liveness -- features.csv
 //! [--inputs all|features|outcomes|outcomes+NAME,...] [--veto] [--keep-rules-passes]
-//! [--write coefficients.json]`: the model reads the layers' measured features, their outcomes
+//! [--held-out-pass-point] [--write coefficients.json]`: the model reads the layers' measured features, their outcomes
 //! (score, attack, unjudged, vouches), both, or the outcomes and the named features (the
 //! engine's: `outcomes+deepfake_injection.light_relief_in_errors,motion.median_off_plane`);
 //! with `--veto` a session the rules failed (attack evidence no other layer disputes) stays
 //! `fail` and is left out of every fit, as the engine decides; with `--keep-rules-passes` a
 //! session the rules passed passes whatever the model says (the model only turns the rules'
-//! `retry` into `pass`; the engine lets it decide alone between the two); `--write`
+//! `retry` into `pass`; the engine lets it decide alone between the two); with
+//! `--held-out-pass-point` the pass point stands above every training attack scored by a model
+//! fitted without its person or its camera family as well (`liveness_rig::eval::pass_point`,
+//! in each fold on its training sessions alone; the bundled coefficients'); `--write`
 //! writes the coefficients fitted on every session (the engine's `data/fitted_decision.json`);
 //! `--test other.csv` applies that fit, pass point and all, to sessions it never saw (fresh
 //! draws of `feature_table -- --from-draw K`) and reports them as the folds are reported;
@@ -27,9 +30,10 @@ use std::collections::BTreeMap;
 use facegate_liveness_engine::fitted::FittedDecision;
 use liveness_rig::eval::fit::{
     DevelopmentSession, DevelopmentSet, L2, Outcome, PASS_MARGIN, STEPS, chosen_inputs,
-    cross_validate, decide, fit,
+    cross_validate, decide,
 };
 use liveness_rig::eval::look::{Looks, cross_validate_with_look, early_pass_point};
+use liveness_rig::eval::pass_point::PassPoint;
 use liveness_rig::eval::selection::{best_pair, nested_cross_validate};
 
 fn main() {
@@ -37,7 +41,7 @@ fn main() {
     let path = args
         .first()
         .expect("usage: fit_liveness <features.csv> [options]");
-    const FLAGS: [&str; 2] = ["--veto", "--keep-rules-passes"];
+    const FLAGS: [&str; 3] = ["--veto", "--keep-rules-passes", "--held-out-pass-point"];
     const OPTIONS: [&str; 5] = ["--inputs", "--write", "--nested", "--test", "--look"];
     let (mut flags, mut options) = (Vec::new(), BTreeMap::new());
     let mut rest = args.iter().skip(1);
@@ -57,6 +61,10 @@ fn main() {
     let inputs = option("--inputs").unwrap_or_else(|| "all".to_string());
     let veto = flags.contains(&"--veto");
     let keep_rules_passes = flags.contains(&"--keep-rules-passes");
+    let point = match flags.contains(&"--held-out-pass-point") {
+        true => PassPoint::HeldOut,
+        false => PassPoint::Fitted,
+    };
     let text = std::fs::read_to_string(path).expect("the development set");
     let set = DevelopmentSet::parse(&text).unwrap_or_else(|e| panic!("{e}"));
     let chosen = chosen_inputs(&inputs, &set.inputs).unwrap_or_else(|e| panic!("{e}"));
@@ -119,8 +127,10 @@ fn main() {
         ("leave one person out", by_person),
         ("leave one camera family out", by_family),
     ] {
-        let held_out = cross_validate(&set, &chosen, key, (veto, keep_rules_passes));
+        let started = std::time::Instant::now();
+        let held_out = cross_validate(&set, &chosen, key, (veto, keep_rules_passes), point);
         report(&format!("fitted, {title}"), &set, &held_out);
+        println!("({:.0} s)", started.elapsed().as_secs_f64());
     }
     let look_paths: Vec<String> = option("--look")
         .map(|paths| paths.split(',').map(String::from).collect())
@@ -137,8 +147,14 @@ fn main() {
             ("leave one person out", by_person),
             ("leave one camera family out", by_family),
         ] {
-            let read =
-                cross_validate_with_look(&set, looks, &chosen, key, (veto, keep_rules_passes));
+            let read = cross_validate_with_look(
+                &set,
+                looks,
+                &chosen,
+                key,
+                (veto, keep_rules_passes),
+                point,
+            );
             for (held_out, look_path) in read.iter().zip(&look_paths) {
                 let outcomes: Vec<Outcome> = held_out.iter().map(|(o, _)| *o).collect();
                 report(
@@ -172,7 +188,13 @@ fn main() {
         train.len(),
         train.iter().filter(|s| s.live).count()
     );
-    let mut model = fit(&train, &set.inputs, &chosen, &provenance);
+    let mut model = point.fit(&set, &train, &chosen, &provenance);
+    if point == PassPoint::HeldOut {
+        model.provenance.push_str(
+            "; pass point just above every attack scored by a model fitted without its person \
+             or its camera family (eval::pass_point)",
+        );
+    }
     if let Some(looks) = &looks {
         let every: Vec<usize> = (0..set.sessions.len()).collect();
         model.early_pass_at = Some(early_pass_point(looks, &model, &every));
@@ -220,6 +242,19 @@ fn main() {
         &live[..live.len().min(8)],
         live.get(live.len() / 2).copied().unwrap_or(f64::NAN)
     );
+    let below: Vec<String> = train
+        .iter()
+        .filter(|s| s.live && set.probability(&model, s) < model.pass_at)
+        .map(|s| {
+            let light = if set.light_judged(s) {
+                ""
+            } else {
+                ", no light evidence"
+            };
+            format!("{} ({}{light})", s.person, s.family)
+        })
+        .collect();
+    println!("== live sessions below the pass point: {below:?}");
     if let Some(test_path) = option("--test") {
         test_untouched(&test_path, &model, (veto, keep_rules_passes));
     }
@@ -300,6 +335,16 @@ fn report(title: &str, set: &DevelopmentSet, outcomes: &[Outcome]) {
         live.len(),
         not_passed as f64 / live.len().max(1) as f64
     );
+    for (s, outcome) in set.sessions.iter().zip(outcomes).filter(|(s, _)| s.live) {
+        if *outcome != Outcome::Pass {
+            let light = if set.light_judged(s) {
+                ""
+            } else {
+                ", the light gave no evidence"
+            };
+            println!("  not passed: {} ({}{light})", s.person, s.family);
+        }
+    }
     let mut by_class: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for (s, outcome) in set.sessions.iter().zip(outcomes).filter(|(s, _)| !s.live) {
         let entry = by_class.entry(&s.class).or_default();

@@ -18,6 +18,7 @@ use crate::error::RigError;
 
 use super::camera_family::attack_classes;
 use super::monotone::{expected_sign, project};
+use super::pass_point::PassPoint;
 
 /// L2 penalty on the weights (not the intercept), per session.
 pub const L2: f64 = 0.05;
@@ -310,14 +311,16 @@ pub fn just_above(attack_probabilities: impl Iterator<Item = f64>) -> f64 {
 /// engine leaves it to the rules: [`DevelopmentSet::light_judged`]) but is fitted on. With
 /// `veto`, a session the rules failed is `Fail` and left out of every fit; with
 /// `keep_rules_passes`, a session the rules passed passes whatever the model says (the model
-/// only turns the rules' `retry` into `pass`, as the engine did before it decided alone).
+/// only turns the rules' `retry` into `pass`, as the engine did before it decided alone). The
+/// fold's pass point stands where `point` puts it, on the fold's training sessions alone.
 pub fn cross_validate(
     set: &DevelopmentSet,
     chosen: &[String],
     key: fn(&DevelopmentSession) -> &str,
     flags: (bool, bool),
+    point: PassPoint,
 ) -> Vec<Outcome> {
-    cross_validate_choosing(set, key, flags, |_, _| chosen.to_vec())
+    cross_validate_choosing(set, key, flags, point, |_, _| chosen.to_vec())
 }
 
 /// [`cross_validate`] with the inputs chosen in each fold: `choose` is handed the fold and
@@ -328,6 +331,7 @@ pub fn cross_validate_choosing(
     set: &DevelopmentSet,
     key: fn(&DevelopmentSession) -> &str,
     (veto, keep_rules_passes): (bool, bool),
+    point: PassPoint,
     mut choose: impl FnMut(&str, &[&DevelopmentSession]) -> Vec<String>,
 ) -> Vec<Outcome> {
     let vetoed = |s: &DevelopmentSession| veto && s.vetoed();
@@ -338,7 +342,7 @@ pub fn cross_validate_choosing(
             set.sessions.iter().filter(|s| key(s) != fold).collect();
         let chosen = choose(fold, &training);
         let train: Vec<&DevelopmentSession> = training.into_iter().filter(|s| !vetoed(s)).collect();
-        let model = fit(&train, &set.inputs, &chosen, "cross-validation fold");
+        let model = point.fit(set, &train, &chosen, "cross-validation fold");
         for (i, s) in set.sessions.iter().enumerate() {
             if key(s) == fold {
                 outcomes[i] = decide(set, &model, s, (veto, keep_rules_passes));
@@ -388,6 +392,16 @@ pub fn split_csv(line: &str) -> Vec<String> {
     }
     fields.push(field);
     fields
+}
+
+/// The committed development set, parsed (the unit tests' set: one whole in classes and
+/// families is long to write).
+#[cfg(test)]
+pub(crate) fn committed_development_set() -> DevelopmentSet {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../liveness-engine/data/development_set.csv");
+    let text = std::fs::read_to_string(path).expect("the committed development set");
+    DevelopmentSet::parse(&text).expect("the committed set is whole")
 }
 
 #[cfg(test)]

@@ -17,7 +17,12 @@ fn a_refit_of_the_committed_set_gives_the_bundled_coefficients() {
     let set = DevelopmentSet::parse(&committed_set()).expect("the committed set is whole");
     let bundled = FittedDecision::bundled().expect("the bundled coefficients fit");
     let train: Vec<&DevelopmentSession> = set.sessions.iter().filter(|s| !s.vetoed()).collect();
-    let refit = fit(&train, &set.inputs, &bundled.inputs, &bundled.provenance);
+    let refit = super::super::pass_point::PassPoint::HeldOut.fit(
+        &set,
+        &train,
+        &bundled.inputs,
+        &bundled.provenance,
+    );
     assert_eq!(refit.inputs, bundled.inputs);
     assert_eq!(refit.missing_indicators, bundled.missing_indicators);
     let close = |a: &[f64], b: &[f64]| {
@@ -182,7 +187,13 @@ fn a_session_whose_light_gave_no_evidence_never_passes_held_out() {
         sessions,
     };
     let chosen = [inputs[depth].clone()];
-    let outcomes = cross_validate(&set, &chosen, |s| &s.person, (true, false));
+    let outcomes = cross_validate(
+        &set,
+        &chosen,
+        |s| &s.person,
+        (true, false),
+        super::super::pass_point::PassPoint::Fitted,
+    );
     for (s, outcome) in set.sessions.iter().zip(&outcomes) {
         let expected = if s.live && s.inputs[unjudged] == 0.0 {
             Outcome::Pass

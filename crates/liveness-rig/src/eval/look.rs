@@ -19,7 +19,8 @@ use liveness_engine::fitted::FittedDecision;
 
 use crate::error::RigError;
 
-use super::fit::{DevelopmentSession, DevelopmentSet, Outcome, decide, fit, just_above};
+use super::fit::{DevelopmentSession, DevelopmentSet, Outcome, decide, just_above};
+use super::pass_point::PassPoint;
 
 /// The verdict column of a session that took no look (`examples/feature_table.rs`).
 pub const NO_LOOK: &str = "none";
@@ -110,14 +111,15 @@ pub fn early_pass_point(looks: &Looks, decision: &FittedDecision, train: &[usize
 
 /// Each session's outcome, and whether it passed at its look, under a model fitted without its
 /// fold (the sessions sharing its `key`) on the first table, its early pass point set on the
-/// same training sessions' looks in every table: [`super::fit::cross_validate`] with the
-/// look, one list per table (the session read that way).
+/// same training sessions' looks in every table (its pass point where `point` puts it):
+/// [`super::fit::cross_validate`] with the look, one list per table (the session read that way).
 pub fn cross_validate_with_look(
     set: &DevelopmentSet,
     looks: &Looks,
     chosen: &[String],
     key: fn(&DevelopmentSession) -> &str,
     (veto, keep_rules_passes): (bool, bool),
+    point: PassPoint,
 ) -> Vec<Vec<(Outcome, bool)>> {
     let mut outcomes =
         vec![vec![(Outcome::Retry, false); set.sessions.len()]; looks.readings.len()];
@@ -131,7 +133,7 @@ pub fn cross_validate_with_look(
             .map(|&i| &set.sessions[i])
             .filter(|s| !(veto && s.vetoed()))
             .collect();
-        let mut model = fit(&train, &set.inputs, chosen, "cross-validation fold");
+        let mut model = point.fit(set, &train, chosen, "cross-validation fold");
         model.early_pass_at = Some(early_pass_point(looks, &model, &training));
         for (i, s) in set.sessions.iter().enumerate() {
             if key(s) != fold {
@@ -157,10 +159,7 @@ mod tests {
     /// The committed set (a set whole in classes and families is long to write); its own rows
     /// stand in for the looks.
     fn committed() -> DevelopmentSet {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../liveness-engine/data/development_set.csv");
-        let text = std::fs::read_to_string(path).expect("the committed development set");
-        DevelopmentSet::parse(&text).expect("the committed set is whole")
+        super::super::fit::committed_development_set()
     }
 
     #[test]
@@ -224,7 +223,7 @@ mod tests {
         };
         let train: Vec<&DevelopmentSession> = set.sessions.iter().filter(|s| !s.vetoed()).collect();
         let chosen = super::super::fit::outcome_inputs(&set.inputs);
-        let mut model = fit(&train, &set.inputs, &chosen, "a test");
+        let mut model = super::super::fit::fit(&train, &set.inputs, &chosen, "a test");
         let rows: Vec<usize> = (0..set.sessions.len()).collect();
         let at = early_pass_point(&looks, &model, &rows);
         let at_first_only = early_pass_point(&first_only, &model, &rows);

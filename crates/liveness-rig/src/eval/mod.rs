@@ -14,6 +14,7 @@ pub mod lit;
 pub mod loaded;
 pub mod look;
 pub mod monotone;
+pub mod pass_point;
 pub mod screen_light;
 pub mod selection;
 pub mod set;

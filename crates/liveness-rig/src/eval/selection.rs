@@ -11,6 +11,7 @@ use super::fit::{
     cross_validate_choosing,
 };
 use super::in_parallel;
+use super::pass_point::PassPoint;
 
 /// Which sessions share a fold: the person, or the camera family.
 pub type FoldKey = fn(&DevelopmentSession) -> &str;
@@ -69,6 +70,7 @@ pub fn best_pair(
             &beside_outcomes(pair, &set.inputs),
             inner,
             (veto, false),
+            PassPoint::Fitted,
         );
         HeldOutErrors::count(&set.sessions, &outcomes)
     });
@@ -102,20 +104,26 @@ pub fn nested_cross_validate(
     veto: bool,
 ) -> (Vec<Outcome>, Vec<FoldChoice>) {
     let mut choices = Vec::new();
-    let outcomes = cross_validate_choosing(set, outer, (veto, false), |fold, training| {
-        let training = DevelopmentSet {
-            inputs: set.inputs.clone(),
-            sessions: training.iter().map(|s| (*s).clone()).collect(),
-        };
-        let (pair, inner_errors) = best_pair(&training, candidates, inner, veto);
-        let chosen = beside_outcomes(&pair, &set.inputs);
-        choices.push(FoldChoice {
-            fold: fold.to_string(),
-            pair,
-            inner: inner_errors,
-        });
-        chosen
-    });
+    let outcomes = cross_validate_choosing(
+        set,
+        outer,
+        (veto, false),
+        PassPoint::Fitted,
+        |fold, training| {
+            let training = DevelopmentSet {
+                inputs: set.inputs.clone(),
+                sessions: training.iter().map(|s| (*s).clone()).collect(),
+            };
+            let (pair, inner_errors) = best_pair(&training, candidates, inner, veto);
+            let chosen = beside_outcomes(&pair, &set.inputs);
+            choices.push(FoldChoice {
+                fold: fold.to_string(),
+                pair,
+                inner: inner_errors,
+            });
+            chosen
+        },
+    );
     (outcomes, choices)
 }
 
