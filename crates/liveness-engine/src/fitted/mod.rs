@@ -88,7 +88,9 @@ pub struct FittedDecision {
     /// One weight per standardised input, then one per missing indicator.
     pub weights: Vec<f64>,
     pub intercept: f64,
-    /// The probability from which a session would pass: just above every training attack's.
+    /// The probability from which a session would pass: just above every training attack's,
+    /// as the model scored it and as models fitted without its person or its camera family
+    /// scored it (`liveness_rig::eval::pass_point`).
     pub pass_at: f64,
     /// The probability from which a passive session passes at its one look when the colours'
     /// window ends (`LivenessSession::early_look`: the model's faces under the colours, the
