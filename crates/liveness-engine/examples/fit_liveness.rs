@@ -33,7 +33,7 @@ use liveness_rig::eval::fit::{
     cross_validate, decide,
 };
 use liveness_rig::eval::look::{Looks, cross_validate_with_look, early_pass_point};
-use liveness_rig::eval::pass_point::PassPoint;
+use liveness_rig::eval::pass_point::{self, PassPoint};
 use liveness_rig::eval::selection::{best_pair, nested_cross_validate};
 
 fn main() {
@@ -94,8 +94,8 @@ fn main() {
         })
         .collect();
     report("the rules alone", &set, &rules);
-    let by_person: fn(&DevelopmentSession) -> &str = |s| &s.person;
-    let by_family: fn(&DevelopmentSession) -> &str = |s| &s.family;
+    let by_person: fn(&DevelopmentSession) -> &str = pass_point::by_person;
+    let by_family: fn(&DevelopmentSession) -> &str = pass_point::by_family;
     if let Some(candidates) = option("--nested") {
         let candidates: Vec<String> = candidates.split(',').map(String::from).collect();
         for (title, outer) in [
@@ -189,12 +189,6 @@ fn main() {
         train.iter().filter(|s| s.live).count()
     );
     let mut model = point.fit(&set, &train, &chosen, &provenance);
-    if point == PassPoint::HeldOut {
-        model.provenance.push_str(
-            "; pass point just above every attack scored by a model fitted without its person \
-             or its camera family (eval::pass_point)",
-        );
-    }
     if let Some(looks) = &looks {
         let every: Vec<usize> = (0..set.sessions.len()).collect();
         model.early_pass_at = Some(early_pass_point(looks, &model, &every));
@@ -245,14 +239,7 @@ fn main() {
     let below: Vec<String> = train
         .iter()
         .filter(|s| s.live && set.probability(&model, s) < model.pass_at)
-        .map(|s| {
-            let light = if set.light_judged(s) {
-                ""
-            } else {
-                ", no light evidence"
-            };
-            format!("{} ({}{light})", s.person, s.family)
-        })
+        .map(|s| live_label(&set, s))
         .collect();
     println!("== live sessions below the pass point: {below:?}");
     if let Some(test_path) = option("--test") {
@@ -318,6 +305,16 @@ fn ranked<'a>(
     (attacks, live)
 }
 
+/// A live session's person and camera family, and whether its light gave no evidence (the
+/// rules then keep it `retry` whatever the model says).
+fn live_label(set: &DevelopmentSet, session: &DevelopmentSession) -> String {
+    let light = match set.light_judged(session) {
+        true => "",
+        false => ", the light gave no evidence",
+    };
+    format!("{} ({}{light})", session.person, session.family)
+}
+
 /// BPCER, live `fail`s and APCER per class of `outcomes` (one per session, in order).
 fn report(title: &str, set: &DevelopmentSet, outcomes: &[Outcome]) {
     let live: Vec<Outcome> = set
@@ -337,12 +334,7 @@ fn report(title: &str, set: &DevelopmentSet, outcomes: &[Outcome]) {
     );
     for (s, outcome) in set.sessions.iter().zip(outcomes).filter(|(s, _)| s.live) {
         if *outcome != Outcome::Pass {
-            let light = if set.light_judged(s) {
-                ""
-            } else {
-                ", the light gave no evidence"
-            };
-            println!("  not passed: {} ({}{light})", s.person, s.family);
+            println!("  not passed: {}", live_label(set, s));
         }
     }
     let mut by_class: BTreeMap<&str, (usize, usize)> = BTreeMap::new();

@@ -78,6 +78,10 @@ impl PassPoint {
         let mut model = fit(train, &set.inputs, chosen, provenance);
         if self == Self::HeldOut {
             model.pass_at = held_out_pass_point(set, train, chosen, &model);
+            model.provenance.push_str(
+                "; pass point just above every attack scored by a model fitted without its \
+                 person or its camera family (eval::pass_point)",
+            );
         }
         model
     }
@@ -86,12 +90,8 @@ impl PassPoint {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::fit::{Outcome, cross_validate};
+    use crate::eval::fit::{Outcome, committed_development_set as committed, cross_validate};
     use liveness_engine::fitted::FittedDecision;
-
-    fn committed() -> DevelopmentSet {
-        crate::eval::fit::committed_development_set()
-    }
 
     #[test]
     fn the_held_out_point_stands_above_every_attack_a_family_fold_never_saw() {
