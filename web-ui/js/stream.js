@@ -5,7 +5,8 @@
 // (`facegate:capture_ms=<n>`, docs/api.md): the screen-light check lines the face's colour up
 // with the colours shown, and arrival times would add the network's jitter. While the colours
 // are shown the stamp also says whether the camera held its white balance
-// (`;camera=locked` or `;camera=auto`, from `cameraLock()`).
+// (`;camera=locked` or `;camera=auto`, from `cameraLock()`). The page never sends faster than
+// the server's `max_fps` (`ready`, `slow_down`: frames past it are set aside unread).
 
 const FPS = 12;
 const MAX_WIDTH = 640;
@@ -50,6 +51,13 @@ export function startStream({ sessionId, token, livenessPath, video, onOpen, onM
   let quality = 0.85;
   /** When the `ready` message arrived (performance.now()); frames are timed from it. */
   let readyAt = null;
+
+  /** Sends frames at `fps`, at most FPS and at most the server's `max_fps` when it gave one. */
+  const pace = (maxFps) => {
+    const fps = Math.min(FPS, Number.isFinite(maxFps) && maxFps > 0 ? maxFps : FPS);
+    clearInterval(timer);
+    timer = setInterval(sendFrame, Math.round(1000 / fps));
+  };
 
   const end = (info) => {
     if (ended) return;
@@ -96,7 +104,7 @@ export function startStream({ sessionId, token, livenessPath, video, onOpen, onM
   socket.addEventListener('open', () => {
     clearTimeout(connectTimer);
     onOpen?.();
-    timer = setInterval(sendFrame, Math.round(1000 / FPS));
+    pace(FPS);
   });
   socket.addEventListener('message', (event) => {
     if (typeof event.data !== 'string') return;
@@ -107,6 +115,7 @@ export function startStream({ sessionId, token, livenessPath, video, onOpen, onM
       return;
     }
     if (message.type === 'ready' && readyAt === null) readyAt = performance.now();
+    if ((message.type === 'ready' || message.type === 'slow_down') && !ended) pace(message.data?.max_fps);
     if (message.type === 'error') lastError = message.data?.code ?? null;
     onMessage(message);
   });

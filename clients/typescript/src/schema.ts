@@ -477,12 +477,19 @@ export interface components {
              * @description First message: what the session will ask.
              *     `challenge_count` is how many challenges this connection asks: a passive session on
              *     the no-flash path asks head turns (`liveness_path`: `light` or `no_flash`).
+             *     `max_fps` is the most frames a second the connection takes (about a second's worth may
+             *     come at once); a frame past it is set aside unread, and `slow_down` says so.
              */
             data: {
                 /** Format: int32 */
                 challenge_count: number;
                 /** @example light */
                 liveness_path: string;
+                /**
+                 * Format: int32
+                 * @example 30
+                 */
+                max_fps: number;
                 /** @example passive */
                 mode: string;
             };
@@ -572,6 +579,21 @@ export interface components {
             };
             /** @enum {string} */
             type: "error";
+        } | {
+            /**
+             * @description The client sent frames faster than `max_fps`: those past it were set aside unread (the
+             *     session goes on with the others, never failed for it). Sent at most once a second
+             *     while the client keeps it up; send at most `max_fps` frames a second.
+             */
+            data: {
+                /**
+                 * Format: int32
+                 * @example 30
+                 */
+                max_fps: number;
+            };
+            /** @enum {string} */
+            type: "slow_down";
         };
         CollectionDto: {
             /** Format: int64 */

@@ -26,8 +26,12 @@ use uuid::Uuid;
 
 mod analysis;
 mod connect;
+mod rate;
 mod record;
 pub(crate) mod registry;
+
+use rate::{Admission, FrameRate};
+pub use rate::{BURST_FRAMES, MAX_FPS, NOTICE_EVERY_MS};
 
 use crate::audit::AuditSampler;
 pub use crate::hub::LiveHub;
@@ -66,6 +70,8 @@ pub struct LiveStream {
     started: Instant,
     /// The time given to the previous frame (`capture_time::frame_time` keeps them in order).
     last_frame_ms: Mutex<Option<u64>>,
+    /// The frames this connection may still send at once ([`MAX_FPS`]).
+    rate: Mutex<FrameRate>,
 }
 
 impl std::fmt::Debug for LiveStream {
@@ -96,7 +102,9 @@ impl LiveStream {
 
     /// Hands one JPEG frame to the analysis, timed by the capture time the client wrote into
     /// it, within what the arrival allows, or else by its arrival (`capture_time`). Oversized
-    /// frames are refused; a frame not yet analysed when the next arrives is dropped.
+    /// frames are refused; a frame past [`MAX_FPS`] is set aside unread, and the client told
+    /// `slow_down` (at most once a second); a frame not yet analysed when the next arrives is
+    /// dropped.
     pub fn push_frame(&self, jpeg: Vec<u8>) -> SessionResult<()> {
         if jpeg.len() > MAX_FRAME_BYTES {
             return Err(SessionError::FrameTooLarge {
@@ -107,6 +115,16 @@ impl LiveStream {
             return Ok(());
         }
         let arrival_ms = self.started.elapsed().as_millis() as u64;
+        let admission = self.rate.lock().admit(arrival_ms);
+        if let Admission::OverRate { tell_client } = admission {
+            self.live.service.live.counters.over_rate();
+            if tell_client {
+                self.live
+                    .sink
+                    .send(ClientMessage::SlowDown { max_fps: MAX_FPS });
+            }
+            return Ok(());
+        }
         let timestamp_ms = {
             let mut last = self.last_frame_ms.lock();
             let time = capture_time::frame_time(capture_time::read_stamp(&jpeg), arrival_ms, *last);
@@ -119,7 +137,7 @@ impl LiveStream {
         Ok(())
     }
 
-    /// Frames replaced before they were analysed.
+    /// Frames replaced before they were analysed (frames past [`MAX_FPS`] are not among them).
     pub fn dropped_frames(&self) -> u64 {
         self.live.mailbox.dropped()
     }

@@ -17,12 +17,16 @@ pub enum ClientMessage {
     /// First message: what the session will ask.
     /// `challenge_count` is how many challenges this connection asks: a passive session on
     /// the no-flash path asks head turns (`liveness_path`: `light` or `no_flash`).
+    /// `max_fps` is the most frames a second the connection takes (about a second's worth may
+    /// come at once); a frame past it is set aside unread, and `slow_down` says so.
     Ready {
         #[schema(value_type = String, example = "passive")]
         mode: SessionMode,
         challenge_count: u32,
         #[schema(value_type = String, example = "light")]
         liveness_path: LivenessPath,
+        #[schema(example = 30)]
+        max_fps: u32,
     },
     /// Sent once per session, right after `ready` on its first connection: the page shows
     /// `colors[k]` around the face oval from `receipt + k × step_ms` on
@@ -66,6 +70,14 @@ pub enum ClientMessage {
         #[schema(value_type = String, example = "idle_timeout")]
         code: SocketError,
         message: String,
+    },
+    // last, so that the generated clients keep numbering the messages before it as they did
+    /// The client sent frames faster than `max_fps`: those past it were set aside unread (the
+    /// session goes on with the others, never failed for it). Sent at most once a second
+    /// while the client keeps it up; send at most `max_fps` frames a second.
+    SlowDown {
+        #[schema(example = 30)]
+        max_fps: u32,
     },
 }
 

@@ -1,7 +1,7 @@
-//! What this process's live sessions have done, for the metrics: frames received and dropped
-//! (replaced in a session's mailbox before analysis), verdicts by outcome, what became of lit
-//! passive sessions' looks at the colours' end, the records of verdicts being stored or not
-//! stored, and the analysis pool's queue wait.
+//! What this process's live sessions have done, for the metrics: frames received, dropped
+//! (replaced in a session's mailbox before analysis) and set aside past a connection's
+//! `max_fps`, verdicts by outcome, what became of lit passive sessions' looks at the colours'
+//! end, the records of verdicts being stored or not stored, and the analysis pool's queue wait.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -16,6 +16,7 @@ pub use crate::pool::QueueStats;
 pub(crate) struct LiveCounters {
     frames: AtomicU64,
     dropped: AtomicU64,
+    over_rate: AtomicU64,
     passed: AtomicU64,
     failed: AtomicU64,
     retried: AtomicU64,
@@ -32,6 +33,12 @@ impl LiveCounters {
         if replaced {
             self.dropped.fetch_add(1, Ordering::Relaxed);
         }
+    }
+
+    /// A frame arrived past the connection's `max_fps` and was set aside unread.
+    pub(crate) fn over_rate(&self) {
+        self.frames.fetch_add(1, Ordering::Relaxed);
+        self.over_rate.fetch_add(1, Ordering::Relaxed);
     }
 
     /// A verdict's record was stored.
@@ -69,6 +76,8 @@ pub struct LiveStats {
     pub active: usize,
     pub frames: u64,
     pub frames_dropped: u64,
+    /// Frames that came past a connection's `max_fps`, set aside unread (`slow_down`).
+    pub frames_over_rate: u64,
     /// `(verdict, count)` for `pass`, `fail` and `retry`.
     pub verdicts: [(&'static str, u64); 3],
     /// `(outcome, count)` of the lit passive sessions' looks at the colours' end, for stored
@@ -109,6 +118,7 @@ impl SessionService {
             active: self.live.connected(),
             frames: load(&counters.frames),
             frames_dropped: load(&counters.dropped),
+            frames_over_rate: load(&counters.over_rate),
             verdicts: [
                 ("pass", load(&counters.passed)),
                 ("fail", load(&counters.failed)),

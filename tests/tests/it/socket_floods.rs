@@ -1,7 +1,8 @@
 //! WebSocket batteries against the real binary, on SQLite and on PostgreSQL: 100 sockets racing
 //! for one session while it streams (every one refused with 4029, the streaming one unharmed and
-//! passing), and a socket flooding garbage frames as fast as it can (the session ends, the
-//! server keeps serving). Each asserts no panic in the log, no leaked socket and bounded memory.
+//! passing), a socket flooding garbage frames as fast as it can (the session ends, the
+//! server keeps serving), and a client streaming faster than `max_fps` (told `slow_down`, its
+//! session going on). Each asserts no panic in the log, no leaked socket and bounded memory.
 
 use std::time::{Duration, Instant};
 
@@ -130,4 +131,60 @@ fn flood_garbage(backend: Backend) {
         sent as usize,
         512,
     );
+}
+
+#[test]
+fn a_client_streaming_past_max_fps_is_told_to_slow_down_and_its_session_goes_on() {
+    let mut server = start_server_on(Backend::Sqlite, &[]);
+    let key = create_key(&server, "bank");
+    let (id, token) = id_and_token(&create_managed_session(
+        &server,
+        &key,
+        json!({"mode": "passive"}),
+    ));
+    // distinct frames of a real face, 150 a second for 2 s: five times the rate
+    let frames = video_frames("webcam-man-1", 150, 0.0, 2.0);
+    let mut socket = live::open(&server.base_url, &id, &token);
+    let outcome = live::stream(&mut socket, &frames, 150, Duration::from_secs(2));
+    let ready = outcome
+        .messages
+        .iter()
+        .find(|m| m["type"] == "ready")
+        .expect("ready");
+    assert_eq!(ready["data"]["max_fps"], 30, "{ready}");
+    let told: Vec<&serde_json::Value> = outcome
+        .messages
+        .iter()
+        .filter(|m| m["type"] == "slow_down")
+        .collect();
+    // at most one a second, and the data names the rate
+    assert!((1..=3).contains(&told.len()), "{told:?}");
+    assert!(told.iter().all(|m| m["data"]["max_fps"] == 30), "{told:?}");
+    assert_eq!(outcome.close_code, None, "the socket stays open");
+    assert_eq!(outcome.error_code(), None, "{:?}", outcome.messages);
+    assert!(outcome.verdict().is_none(), "{:?}", outcome.messages);
+    let metrics = ureq::get(&format!("{}/metrics", server.base_url))
+        .call()
+        .expect("metrics")
+        .body_mut()
+        .read_to_string()
+        .expect("text");
+    let over_rate: f64 = metrics
+        .lines()
+        .find_map(|line| {
+            line.strip_prefix("facegate_session_frames_over_rate_total ")?
+                .parse()
+                .ok()
+        })
+        .expect("facegate_session_frames_over_rate_total");
+    // of about 300 frames sent, at most a second's worth and 30 a second were taken
+    let sent = outcome.frames_sent as f64;
+    assert!(
+        over_rate >= sent - 30.0 - 2.5 * 30.0 && over_rate < sent,
+        "{over_rate} of {sent} set aside"
+    );
+    let result = session_result(&server, &id, &token);
+    assert_eq!(result.body["status"], "in_progress", "{:?}", result.body);
+    drop(socket);
+    server.assert_battery_survived("a client past max_fps", outcome.frames_sent, 512);
 }

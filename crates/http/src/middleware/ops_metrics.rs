@@ -55,6 +55,13 @@ pub(crate) fn render(
     );
     single(
         out,
+        "facegate_session_frames_over_rate_total",
+        "counter",
+        "Liveness frames a client sent past its connection's max_fps, set aside unread (the client is told slow_down).",
+        live.frames_over_rate,
+    );
+    single(
+        out,
         "facegate_session_records_pending",
         "gauge",
         "Verdicts reached whose record (result, portrait, webhook) is being stored; each is sent once stored.",

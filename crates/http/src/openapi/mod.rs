@@ -51,13 +51,17 @@ impl Modify for BearerKey {
                        ending in `;camera=locked` or `;camera=auto` (whether the camera held \
                        its white balance; a claim that never passes or fails a session). The \
                        server times the frame by it within [arrival - 400 ms, arrival + 20 ms] \
-                       and by its arrival otherwise. Server to client: JSON text `{\"type\", \"data\"}`: \
-                       `ready`, then `illumination` exactly as \
+                       and by its arrival otherwise. A connection takes at most `ready`'s \
+                       `max_fps` frames a second (30; a second's worth may come at once): a frame \
+                       past it is set aside unread, never failing the session, and the server \
+                       says `slow_down` (at most once a second). Server to client: JSON text \
+                       `{\"type\", \"data\"}`: `ready`, then `illumination` exactly as \
                        `{\"type\": \"illumination\", \"data\": {\"colors\": [\"#rrggbb\", ...], \
                        \"step_ms\": N}}` (11 colours, N 340-400, once per session, never on a \
                        reconnect; the page shows `colors[k]` from receipt + k x step_ms on, \
                        filling the screen around the face oval), `face_detected`, `guidance`, \
-                       `challenge`, `challenge_result`, `verdict`, `error`. Details: docs/api.md."
+                       `challenge`, `challenge_result`, `slow_down`, `verdict`, `error`. \
+                       Details: docs/api.md."
     ),
     components(schemas(
         error::ErrorBody,

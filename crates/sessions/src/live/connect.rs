@@ -72,6 +72,7 @@ impl SessionService {
             mode: session.mode,
             challenge_count: engine_session.challenge_plan().len() as u32,
             liveness_path: path,
+            max_fps: super::MAX_FPS,
         });
         if let Some(sequence) = engine_session.illumination() {
             sink.send(ClientMessage::illumination(sequence));
@@ -92,6 +93,7 @@ impl SessionService {
             }),
             started: Instant::now(),
             last_frame_ms: Mutex::new(None),
+            rate: Mutex::new(super::FrameRate::default()),
         })
     }
 

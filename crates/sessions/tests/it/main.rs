@@ -4,5 +4,6 @@
 //! file's tests: `cargo test -p facegate-sessions --test it no_flash::`.
 
 mod common;
+mod frame_rate;
 mod no_flash;
 mod streams;

@@ -26,6 +26,7 @@ fn the_no_flash_path_asks_head_turns_without_colours_only_where_the_session_allo
             mode: domain::SessionMode::Passive,
             challenge_count: 3,
             liveness_path: LivenessPath::NoFlash,
+            max_fps: facegate_sessions::live::MAX_FPS,
         }],
         "no illumination message on the no-flash path"
     );

@@ -18,6 +18,8 @@ from .client_message_type_6_data import ClientMessageType6Data
 from .client_message_type_6_type import ClientMessageType6Type
 from .client_message_type_7_data import ClientMessageType7Data
 from .client_message_type_7_type import ClientMessageType7Type
+from .client_message_type_8_data import ClientMessageType8Data
+from .client_message_type_8_type import ClientMessageType8Type
 from .collection_dto import CollectionDto
 from .collection_list import CollectionList
 from .compare_form import CompareForm
@@ -81,6 +83,8 @@ __all__ = (
     "ClientMessageType6Type",
     "ClientMessageType7Data",
     "ClientMessageType7Type",
+    "ClientMessageType8Data",
+    "ClientMessageType8Type",
     "CollectionDto",
     "CollectionList",
     "CompareForm",

@@ -23,15 +23,19 @@ class ClientMessageType0Data:
     """ First message: what the session will ask.
     `challenge_count` is how many challenges this connection asks: a passive session on
     the no-flash path asks head turns (`liveness_path`: `light` or `no_flash`).
+    `max_fps` is the most frames a second the connection takes (about a second's worth may
+    come at once); a frame past it is set aside unread, and `slow_down` says so.
 
         Attributes:
             challenge_count (int):
             liveness_path (str):  Example: light.
+            max_fps (int):  Example: 30.
             mode (str):  Example: passive.
      """
 
     challenge_count: int
     liveness_path: str
+    max_fps: int
     mode: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -44,6 +48,8 @@ class ClientMessageType0Data:
 
         liveness_path = self.liveness_path
 
+        max_fps = self.max_fps
+
         mode = self.mode
 
 
@@ -52,6 +58,7 @@ class ClientMessageType0Data:
         field_dict.update({
             "challenge_count": challenge_count,
             "liveness_path": liveness_path,
+            "max_fps": max_fps,
             "mode": mode,
         })
 
@@ -66,11 +73,14 @@ class ClientMessageType0Data:
 
         liveness_path = d.pop("liveness_path")
 
+        max_fps = d.pop("max_fps")
+
         mode = d.pop("mode")
 
         client_message_type_0_data = cls(
             challenge_count=challenge_count,
             liveness_path=liveness_path,
+            max_fps=max_fps,
             mode=mode,
         )
 
