@@ -10,8 +10,9 @@
 //! analysed and released when it ends, or once its record is stored. In this process, a
 //! session's stream moves through one state machine (`registry`).
 //!
-//! The jobs live in their own files: `connect` opens and closes a stream, `analysis` feeds
-//! the engine on the pool, `record` stores the verdict before it is sent.
+//! The jobs live in their own files: `connect` opens and closes a stream, `rate` holds a
+//! connection to `max_fps` (frames past it set aside unread, the client told `slow_down`),
+//! `analysis` feeds the engine on the pool, `record` stores the verdict before it is sent.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

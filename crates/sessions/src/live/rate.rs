@@ -8,9 +8,9 @@
 //! A token bucket on arrival times: [`MAX_FPS`] tokens a second, at most [`BURST_FRAMES`] kept,
 //! so a camera at the rate, or one catching up after a network stall, is never refused.
 
-/// Most frames a second a connection may send (`ready`'s `max_fps`): twice the embedded page's
-/// 12 fps with room to spare, and the light check needs no more (each colour step lasts
-/// 340–400 ms; the analysis takes at most `analysis_fps`, 10, of them).
+/// Most frames a second a connection may send (`ready`'s `max_fps`): 2.5 times the embedded
+/// page's 12 fps and twice a 15 fps camera's, and the light check needs no more (each colour
+/// step lasts 340–400 ms; the analysis takes at most `analysis_fps`, 10, of them).
 pub const MAX_FPS: u32 = 30;
 /// Frames a client may send at once beyond the rate: a second's worth, what a browser's
 /// socket releases after a stall of the network.
