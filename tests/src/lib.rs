@@ -264,3 +264,19 @@ pub fn id_and_token(created: &serde_json::Value) -> (String, String) {
         created["token"].as_str().expect("token").to_owned(),
     )
 }
+
+/// The text `/metrics` of the server at `base_url` serves.
+pub fn scrape_metrics(base_url: &str) -> String {
+    ureq::get(&format!("{base_url}/metrics"))
+        .call()
+        .expect("metrics")
+        .body_mut()
+        .read_to_string()
+        .expect("text")
+}
+
+/// The value of the sample `name` (with its labels, as written) in metrics `text`, if present.
+pub fn metric_sample(text: &str, name: &str) -> Option<f64> {
+    text.lines()
+        .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+}

@@ -32,7 +32,7 @@ mod record;
 pub(crate) mod registry;
 
 use rate::{Admission, FrameRate};
-pub use rate::{BURST_FRAMES, MAX_FPS, NOTICE_EVERY_MS};
+pub use rate::{BURST_FRAMES, MAX_FPS};
 
 use crate::audit::AuditSampler;
 pub use crate::hub::LiveHub;
@@ -105,8 +105,8 @@ impl LiveStream {
     /// it, within what the arrival allows, or else by its arrival (`capture_time`). Oversized
     /// frames are refused; a frame past [`MAX_FPS`] is set aside unread, and the client told
     /// `slow_down` (at most once a second); a frame not yet analysed when the next arrives is
-    /// dropped.
-    pub fn push_frame(&self, jpeg: Vec<u8>) -> SessionResult<()> {
+    /// dropped. Only a frame taken is copied.
+    pub fn push_frame(&self, jpeg: &[u8]) -> SessionResult<()> {
         if jpeg.len() > MAX_FRAME_BYTES {
             return Err(SessionError::FrameTooLarge {
                 max: MAX_FRAME_BYTES,
@@ -128,11 +128,14 @@ impl LiveStream {
         }
         let timestamp_ms = {
             let mut last = self.last_frame_ms.lock();
-            let time = capture_time::frame_time(capture_time::read_stamp(&jpeg), arrival_ms, *last);
+            let time = capture_time::frame_time(capture_time::read_stamp(jpeg), arrival_ms, *last);
             *last = Some(time);
             time
         };
-        let replaced = self.live.mailbox.put(PendingFrame { jpeg, timestamp_ms });
+        let replaced = self.live.mailbox.put(PendingFrame {
+            jpeg: jpeg.to_vec(),
+            timestamp_ms,
+        });
         self.live.service.live.counters.frame(replaced);
         self.live.schedule();
         Ok(())

@@ -10,24 +10,10 @@ use std::time::Duration;
 use facegate_blackbox_tests::live::{self, video_frames};
 use facegate_blackbox_tests::receiver::TestCa;
 use facegate_blackbox_tests::{
-    create_key, create_managed_session, free_port, get, poll_until, repo_root, start_webhook_server,
+    create_key, create_managed_session, free_port, get, metric_sample, poll_until, repo_root,
+    scrape_metrics, start_webhook_server,
 };
 use serde_json::json;
-
-fn scrape(base_url: &str) -> String {
-    ureq::get(&format!("{base_url}/metrics"))
-        .call()
-        .expect("metrics")
-        .body_mut()
-        .read_to_string()
-        .expect("text")
-}
-
-/// The value of the sample `name` (with its labels, as written), if present.
-fn sample(text: &str, name: &str) -> Option<f64> {
-    text.lines()
-        .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
-}
 
 /// Metric names (`facegate_…`) in a rules or dashboard file, histogram suffixes removed.
 fn queried_metrics(text: &str) -> BTreeSet<String> {
@@ -62,7 +48,7 @@ fn sessions_and_webhooks_are_counted_and_the_shipped_rules_query_real_metrics() 
         get(&format!("{}/healthz", server.base_url), None).status,
         200
     );
-    every_metric_the_rules_and_dashboard_query_is_exported(&scrape(&server.base_url));
+    every_metric_the_rules_and_dashboard_query_is_exported(&scrape_metrics(&server.base_url));
 }
 
 fn a_session_passes_with_its_webhook_to_a_dead_receiver(
@@ -103,25 +89,27 @@ fn scrape_once_a_retry_is_counted(base_url: &str) -> String {
     poll_until(
         "a retried delivery counted",
         Duration::from_secs(30),
-        || scrape(base_url),
-        |text| sample(text, "facegate_webhook_deliveries_total{outcome=\"retry\"}") >= Some(1.0),
+        || scrape_metrics(base_url),
+        |text| {
+            metric_sample(text, "facegate_webhook_deliveries_total{outcome=\"retry\"}") >= Some(1.0)
+        },
     )
 }
 
 fn the_verdict_frames_and_backlog_are_counted(text: &str) {
     assert_eq!(
-        sample(text, "facegate_session_verdicts_total{verdict=\"pass\"}"),
+        metric_sample(text, "facegate_session_verdicts_total{verdict=\"pass\"}"),
         Some(1.0)
     );
     assert_eq!(
-        sample(text, "facegate_session_verdicts_total{verdict=\"fail\"}"),
+        metric_sample(text, "facegate_session_verdicts_total{verdict=\"fail\"}"),
         Some(0.0)
     );
     // the one lit passive session came to its look at the colours' end, whatever it gave
     let looks: Vec<f64> = ["ended", "not_sure", "too_few_faces"]
         .iter()
         .map(|outcome| {
-            sample(
+            metric_sample(
                 text,
                 &format!("facegate_session_looks_total{{outcome=\"{outcome}\"}}"),
             )
@@ -129,36 +117,41 @@ fn the_verdict_frames_and_backlog_are_counted(text: &str) {
         })
         .collect();
     assert_eq!(looks.iter().sum::<f64>(), 1.0, "{looks:?}");
-    let frames_counted = sample(text, "facegate_session_frames_total").expect("frames");
-    let dropped = sample(text, "facegate_session_frames_dropped_total").expect("dropped");
+    let frames_counted = metric_sample(text, "facegate_session_frames_total").expect("frames");
+    let dropped = metric_sample(text, "facegate_session_frames_dropped_total").expect("dropped");
     assert!(
         frames_counted >= 20.0 && dropped <= frames_counted,
         "{frames_counted} {dropped}"
     );
-    assert_eq!(sample(text, "facegate_sessions_active"), Some(0.0));
+    assert_eq!(metric_sample(text, "facegate_sessions_active"), Some(0.0));
     // every analysed frame was a job of the analysis pool, which is idle now
     assert_eq!(
-        sample(text, "facegate_session_analysis_queue_depth"),
+        metric_sample(text, "facegate_session_analysis_queue_depth"),
         Some(0.0)
     );
-    let served =
-        sample(text, "facegate_session_analysis_queue_wait_seconds_count").expect("jobs served");
-    let waited =
-        sample(text, "facegate_session_analysis_queue_wait_seconds_sum").expect("their wait");
+    let served = metric_sample(text, "facegate_session_analysis_queue_wait_seconds_count")
+        .expect("jobs served");
+    let waited = metric_sample(text, "facegate_session_analysis_queue_wait_seconds_sum")
+        .expect("their wait");
     assert!(
         served >= 1.0 && served <= frames_counted + 2.0 && waited >= 0.0,
         "{served} jobs, {waited} s"
     );
     // the webhook's retry came after the record that queued it
-    assert_eq!(sample(text, "facegate_session_records_pending"), Some(0.0));
     assert_eq!(
-        sample(text, "facegate_session_records_not_stored_total"),
+        metric_sample(text, "facegate_session_records_pending"),
         Some(0.0)
     );
-    assert_eq!(sample(text, "facegate_webhook_backlog"), Some(1.0));
-    assert!(sample(text, "facegate_webhook_backlog_oldest_seconds").is_some_and(|age| age > 0.0));
     assert_eq!(
-        sample(
+        metric_sample(text, "facegate_session_records_not_stored_total"),
+        Some(0.0)
+    );
+    assert_eq!(metric_sample(text, "facegate_webhook_backlog"), Some(1.0));
+    assert!(
+        metric_sample(text, "facegate_webhook_backlog_oldest_seconds").is_some_and(|age| age > 0.0)
+    );
+    assert_eq!(
+        metric_sample(
             text,
             "facegate_webhook_deliveries_total{outcome=\"delivered\"}"
         ),

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use facegate_blackbox_tests::live::{self, video_frames};
 use facegate_blackbox_tests::{
-    Backend, backends, create_key, create_managed_session, get, id_and_token, session_result,
-    start_server_on,
+    Backend, backends, create_key, create_managed_session, get, id_and_token, metric_sample,
+    scrape_metrics, session_result, start_server_on,
 };
 use serde_json::json;
 use tungstenite::Message;
@@ -163,20 +163,11 @@ fn a_client_streaming_past_max_fps_is_told_to_slow_down_and_its_session_goes_on(
     assert_eq!(outcome.close_code, None, "the socket stays open");
     assert_eq!(outcome.error_code(), None, "{:?}", outcome.messages);
     assert!(outcome.verdict().is_none(), "{:?}", outcome.messages);
-    let metrics = ureq::get(&format!("{}/metrics", server.base_url))
-        .call()
-        .expect("metrics")
-        .body_mut()
-        .read_to_string()
-        .expect("text");
-    let over_rate: f64 = metrics
-        .lines()
-        .find_map(|line| {
-            line.strip_prefix("facegate_session_frames_over_rate_total ")?
-                .parse()
-                .ok()
-        })
-        .expect("facegate_session_frames_over_rate_total");
+    let over_rate = metric_sample(
+        &scrape_metrics(&server.base_url),
+        "facegate_session_frames_over_rate_total",
+    )
+    .expect("facegate_session_frames_over_rate_total");
     // of about 300 frames sent, at most a second's worth and 30 a second were taken
     let sent = outcome.frames_sent as f64;
     assert!(

@@ -148,7 +148,7 @@ async fn pump(
             incoming = messages.recv() => match incoming {
                 Some(Ok(Message::Binary(frame))) => {
                     last_frame = Instant::now();
-                    if let Err(error) = live.push_frame(frame.to_vec()) {
+                    if let Err(error) = live.push_frame(&frame) {
                         send_error(&mut session, SocketError::FrameTooLarge, error.to_string()).await;
                         break close_with(SocketError::FrameTooLarge);
                     }

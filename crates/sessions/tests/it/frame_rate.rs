@@ -38,7 +38,7 @@ fn a_client_flooding_frames_is_told_to_slow_down_and_its_session_goes_on() {
     let flood = 4 * MAX_FPS as u64;
     for _ in 0..flood {
         stream
-            .push_frame(face.clone())
+            .push_frame(&face)
             .expect("a frame past the rate is no error");
     }
     let over_rate = service.live_stats().frames_over_rate;
@@ -61,7 +61,7 @@ fn a_client_flooding_frames_is_told_to_slow_down_and_its_session_goes_on() {
     // a client that slowed down is taken again, and nothing ended or failed the session
     std::thread::sleep(Duration::from_millis(200));
     for _ in 0..3 {
-        stream.push_frame(face.clone()).expect("frame");
+        stream.push_frame(&face).expect("frame");
         std::thread::sleep(Duration::from_millis(70));
     }
     assert_eq!(service.live_stats().frames_over_rate, over_rate);

@@ -66,7 +66,7 @@ fn a_finishing_session_gives_one_verdict_and_is_single_use() {
     while !stream.is_finished() {
         assert!(Instant::now() < deadline, "no verdict in 60 s");
         for _ in 0..3 {
-            stream.push_frame(photo.clone()).expect("frame");
+            stream.push_frame(&photo).expect("frame");
         }
         std::thread::sleep(Duration::from_millis(30));
     }
@@ -75,7 +75,7 @@ fn a_finishing_session_gives_one_verdict_and_is_single_use() {
     // its mailbox, so nothing is queued or scheduled that could give a second verdict later
     let dropped = stream.dropped_frames();
     for _ in 0..20 {
-        stream.push_frame(photo.clone()).expect("late frame");
+        stream.push_frame(&photo).expect("late frame");
     }
     assert_eq!(
         stream.dropped_frames(),
