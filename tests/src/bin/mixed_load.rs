@@ -86,8 +86,6 @@ fn costs(base: &str, key: &str) {
         body,
     );
     let frames = video_frames("webcam-man-1", 15, 0.0, 12.0);
-    // `live::open` loads the client's face engine: load it before any session is timed
-    facegate_blackbox_tests::engine();
     let operations: Vec<(&str, usize, CountedOperation)> = vec![
         (
             "index",
@@ -167,12 +165,15 @@ fn main() {
     if args.len() == 5 && args[1] == "hops" {
         return hops(&args[2], &args[3], &args[4]);
     }
-    if args.len() == 4 && args[1] == "costs" {
-        return costs(&args[2], &args[3]);
-    }
     if args.len() < 4 {
         eprintln!("usage: mixed_load BASE_URL API_KEY SECONDS [LIVE_SESSIONS]");
         std::process::exit(2);
+    }
+    // the live sessions' `live::open` loads the client's face engine: load it before any
+    // operation is timed
+    facegate_blackbox_tests::engine();
+    if args.len() == 4 && args[1] == "costs" {
+        return costs(&args[2], &args[3]);
     }
     let (base, key) = (args[1].clone(), args[2].clone());
     let seconds: u64 = args[3].parse().expect("SECONDS");
@@ -212,8 +213,6 @@ fn main() {
         )
     });
     let frames = std::sync::Arc::new(video_frames("webcam-man-1", 15, 0.0, 12.0));
-    // `live::open` loads the client's face engine: load it before any session is timed
-    facegate_blackbox_tests::engine();
     for _ in 0..live_sessions {
         let (b, k, frames) = (base.clone(), key.clone(), frames.clone());
         load.spawn("live_session", move |_| {
