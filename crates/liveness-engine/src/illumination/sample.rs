@@ -79,9 +79,9 @@ impl LightSample {
     pub fn read(rgb: &RgbImage, bbox: &BoundingBox) -> Self {
         let c = bbox.center();
         let (a, b) = (HALF_WIDTH * bbox.width, HALF_HEIGHT * bbox.height);
-        let radius = |x: u32, y: u32| {
-            let (u, v) = ((x as f32 - c.x) / a.max(1.0), (y as f32 - c.y) / b.max(1.0));
-            (u * u + v * v).sqrt()
+        let ellipse = Ellipse {
+            centre: (c.x, c.y),
+            half_axes: (a.max(1.0), b.max(1.0)),
         };
         let face = Rect {
             x0: c.x - a,
@@ -90,13 +90,13 @@ impl LightSample {
             y1: c.y + b,
         };
         let table = linear_table();
+        let linear = |pixel: [u8; 3]| pixel.map(|v| table[v as usize]);
         // one pass over the face box reads each pixel's radius and linear colour once; the
         // body's pixels are kept, in reading order, for the split into darker and brighter
         let (mut centre, mut rim, mut body) = (Mean::default(), Mean::default(), Mean::default());
         let mut body_pixels = Vec::with_capacity(face.pixels_read(rgb));
-        face.for_each(rgb, |x, y| {
-            let r = radius(x, y);
-            let linear = linear_at(rgb, table, x, y);
+        face.for_each_in(rgb, &ellipse, |_, r, pixel| {
+            let linear = linear(pixel);
             if r < CENTRE {
                 centre.add(linear);
             }
@@ -132,12 +132,11 @@ impl LightSample {
         // one pass over the margin's rectangle reads the outline ring inside it too
         let (mut margin, mut outline) = (Mean::default(), Mean::default());
         let outline_bottom = c.y - OUTLINE_ABOVE * b;
-        margin_rect.for_each(rgb, |x, y| {
-            let r = radius(x, y);
+        margin_rect.for_each_in(rgb, &ellipse, |y, r, pixel| {
             if (MARGIN.0..MARGIN.1).contains(&r) {
-                margin.add(linear_at(rgb, table, x, y));
+                margin.add(linear(pixel));
             } else if (OUTLINE.0..OUTLINE.1).contains(&r) && (y as f32) < outline_bottom {
-                outline.add(linear_at(rgb, table, x, y));
+                outline.add(linear(pixel));
             }
         });
         let ((margin, margin_pixels), (outline, outline_pixels)) =
@@ -168,11 +167,6 @@ fn linear_table() -> &'static [f32; 256] {
     TABLE.get_or_init(|| std::array::from_fn(|v| super::srgb_to_linear(v as u8)))
 }
 
-/// The linear colour of the pixel at `(x, y)`, through `table` ([`linear_table`]).
-fn linear_at(rgb: &RgbImage, table: &[f32; 256], x: u32, y: u32) -> [f32; 3] {
-    rgb.get_pixel(x, y).0.map(|v| table[v as usize])
-}
-
 /// Relative luminance of a linear colour.
 pub fn luminance(rgb: [f32; 3]) -> f32 {
     0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]
@@ -198,7 +192,7 @@ impl Rect {
         )
     }
 
-    /// How many pixels [`Self::for_each`] reads.
+    /// How many pixels [`Self::for_each_in`] reads.
     fn pixels_read(self, rgb: &RgbImage) -> usize {
         let (x0, x1, y0, y1) = self.clipped(rgb);
         let reads = |from: u32, to: u32| to.saturating_sub(from).div_ceil(STRIDE as u32) as usize;
@@ -206,15 +200,44 @@ impl Rect {
     }
 
     /// Calls `read` with each pixel of the rectangle (clipped to the image) read, every
-    /// [`STRIDE`] both ways, row by row.
-    fn for_each(self, rgb: &RgbImage, mut read: impl FnMut(u32, u32)) {
+    /// [`STRIDE`] both ways, row by row: its row, its radius in `ellipse` and its colour. A
+    /// column's and a row's share of the radius are worked out once, and the pixel is read
+    /// from its row without a bounds check of its own: the same floating-point operations, so
+    /// the same radii bit for bit.
+    fn for_each_in(
+        self,
+        rgb: &RgbImage,
+        ellipse: &Ellipse,
+        mut read: impl FnMut(u32, f32, [u8; 3]),
+    ) {
         let (x0, x1, y0, y1) = self.clipped(rgb);
+        let ((cx, cy), (a, b)) = (ellipse.centre, ellipse.half_axes);
+        let columns: Vec<(usize, f32)> = (x0..x1)
+            .step_by(STRIDE)
+            .map(|x| {
+                let u = (x as f32 - cx) / a;
+                (x as usize * 3, u * u)
+            })
+            .collect();
+        let row_bytes = rgb.width() as usize * 3;
+        let raw = rgb.as_raw();
         for y in (y0..y1).step_by(STRIDE) {
-            for x in (x0..x1).step_by(STRIDE) {
-                read(x, y);
+            let v = (y as f32 - cy) / b;
+            let vv = v * v;
+            let row = &raw[y as usize * row_bytes..][..row_bytes];
+            for &(at, uu) in &columns {
+                read(y, (uu + vv).sqrt(), [row[at], row[at + 1], row[at + 2]]);
             }
         }
     }
+}
+
+/// The face ellipse the regions are rings of: its centre and half-axes (at least a pixel), in
+/// pixels.
+#[derive(Debug, Clone, Copy)]
+struct Ellipse {
+    centre: (f32, f32),
+    half_axes: (f32, f32),
 }
 
 /// A running mean of linear colours, summed in f64 in reading order.
@@ -260,6 +283,7 @@ fn surround_mean(rgb: &RgbImage, bbox: &BoundingBox) -> ([f32; 3], u32) {
     let left_end = grid_from(BORDER * w).min(width);
     let right_start = grid_from((1.0 - BORDER) * w).clamp(left_end, width);
     let table = linear_table();
+    let (raw, row_bytes) = (rgb.as_raw(), width as usize * 3);
     let mut mean = Mean::default();
     for y in (0..(0.6 * h).clamp(0.0, h) as u32).step_by(STRIDE) {
         let top = (y as f32) < BORDER * h;
@@ -268,9 +292,15 @@ fn surround_mean(rgb: &RgbImage, bbox: &BoundingBox) -> ([f32; 3], u32) {
             .step_by(STRIDE)
             .chain((left_end..middle_end).step_by(STRIDE))
             .chain((right_start..width).step_by(STRIDE));
+        let row = &raw[y as usize * row_bytes..][..row_bytes];
         for x in columns.filter(|&x| !near_face(x, y)) {
-            mean.add(linear_at(rgb, table, x, y));
+            let at = x as usize * 3;
+            mean.add([row[at], row[at + 1], row[at + 2]].map(|v| table[v as usize]));
         }
     }
     mean.finish()
 }
+
+#[cfg(test)]
+#[path = "sample_tests.rs"]
+mod tests;
