@@ -77,6 +77,11 @@ pub struct LightSample {
 impl LightSample {
     /// Reads the regions of `rgb` around the face `bbox`.
     pub fn read(rgb: &RgbImage, bbox: &BoundingBox) -> Self {
+        Self::read_visiting::<RowByRow>(rgb, bbox)
+    }
+
+    /// [`Self::read`], with the face's and the margin's rectangles visited by `V`.
+    fn read_visiting<V: VisitRect>(rgb: &RgbImage, bbox: &BoundingBox) -> Self {
         let c = bbox.center();
         let (a, b) = (HALF_WIDTH * bbox.width, HALF_HEIGHT * bbox.height);
         let ellipse = Ellipse {
@@ -90,13 +95,12 @@ impl LightSample {
             y1: c.y + b,
         };
         let table = linear_table();
-        let linear = |pixel: [u8; 3]| pixel.map(|v| table[v as usize]);
         // one pass over the face box reads each pixel's radius and linear colour once; the
         // body's pixels are kept, in reading order, for the split into darker and brighter
         let (mut centre, mut rim, mut body) = (Mean::default(), Mean::default(), Mean::default());
         let mut body_pixels = Vec::with_capacity(face.pixels_read(rgb));
-        face.for_each_in(rgb, &ellipse, |_, r, pixel| {
-            let linear = linear(pixel);
+        V::visit(face, rgb, &ellipse, |_, r, pixel| {
+            let linear = linear(table, pixel);
             if r < CENTRE {
                 centre.add(linear);
             }
@@ -132,11 +136,11 @@ impl LightSample {
         // one pass over the margin's rectangle reads the outline ring inside it too
         let (mut margin, mut outline) = (Mean::default(), Mean::default());
         let outline_bottom = c.y - OUTLINE_ABOVE * b;
-        margin_rect.for_each_in(rgb, &ellipse, |y, r, pixel| {
+        V::visit(margin_rect, rgb, &ellipse, |y, r, pixel| {
             if (MARGIN.0..MARGIN.1).contains(&r) {
-                margin.add(linear(pixel));
+                margin.add(linear(table, pixel));
             } else if (OUTLINE.0..OUTLINE.1).contains(&r) && (y as f32) < outline_bottom {
-                outline.add(linear(pixel));
+                outline.add(linear(table, pixel));
             }
         });
         let ((margin, margin_pixels), (outline, outline_pixels)) =
@@ -165,6 +169,11 @@ impl LightSample {
 fn linear_table() -> &'static [f32; 256] {
     static TABLE: std::sync::OnceLock<[f32; 256]> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| std::array::from_fn(|v| super::srgb_to_linear(v as u8)))
+}
+
+/// A pixel's linear colour, looked up in [`linear_table`]'s `table`.
+fn linear(table: &[f32; 256], pixel: [u8; 3]) -> [f32; 3] {
+    pixel.map(|v| table[v as usize])
 }
 
 /// Relative luminance of a linear colour.
@@ -232,6 +241,23 @@ impl Rect {
     }
 }
 
+/// How the reading visits a rectangle's pixels for the ellipse's regions: each pixel read (the
+/// rectangle clipped to the image, every [`STRIDE`] both ways, row by row) with its row, its
+/// radius in the ellipse and its colour. The reading's one seam, so that its tests can hold the
+/// row-by-row visit against the per-pixel form it replaced.
+trait VisitRect {
+    fn visit(rect: Rect, rgb: &RgbImage, ellipse: &Ellipse, read: impl FnMut(u32, f32, [u8; 3]));
+}
+
+/// The production visit: [`Rect::for_each_in`].
+struct RowByRow;
+
+impl VisitRect for RowByRow {
+    fn visit(rect: Rect, rgb: &RgbImage, ellipse: &Ellipse, read: impl FnMut(u32, f32, [u8; 3])) {
+        rect.for_each_in(rgb, ellipse, read);
+    }
+}
+
 /// The face ellipse the regions are rings of: its centre and half-axes (at least a pixel), in
 /// pixels.
 #[derive(Debug, Clone, Copy)]
@@ -295,7 +321,7 @@ fn surround_mean(rgb: &RgbImage, bbox: &BoundingBox) -> ([f32; 3], u32) {
         let row = &raw[y as usize * row_bytes..][..row_bytes];
         for x in columns.filter(|&x| !near_face(x, y)) {
             let at = x as usize * 3;
-            mean.add([row[at], row[at + 1], row[at + 2]].map(|v| table[v as usize]));
+            mean.add(linear(table, [row[at], row[at + 1], row[at + 2]]));
         }
     }
     mean.finish()
