@@ -58,6 +58,20 @@ pub struct VerdictReport {
     pub fitted_live_probability: Option<f32>,
 }
 
+impl VerdictReport {
+    /// Whether no layer raised attack evidence, disputable or not: the one look at the
+    /// colours' end passes only such a session (`LivenessSession::early_look`). Read by a
+    /// loaded server, a look has fewer key frames (five moving pairs or fewer), so motion may
+    /// not see a sheet's flatness there that it sees after the wait; the anti-spoof model's
+    /// doubt then stands alone, and the session waits for the verdict that weighs everything
+    /// (docs/accuracy.md, "A look passes no disputed session").
+    pub fn raised_no_attack(&self) -> bool {
+        self.layers
+            .iter()
+            .all(|layer| layer.evidence != Evidence::Attack)
+    }
+}
+
 impl EndReason {
     /// The reason code of a flow that did not finish.
     pub fn reason(self) -> Option<ReasonCode> {

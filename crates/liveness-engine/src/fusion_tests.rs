@@ -203,3 +203,29 @@ fn a_layer_without_evidence_leads_to_retry_not_fail() {
         Verdict::Fail
     );
 }
+
+#[test]
+fn a_report_raised_no_attack_only_when_no_layer_raised_one() {
+    let calm = passive(
+        layer(Layer::AntiSpoof, 0.9),
+        layer(Layer::Motion, 0.7),
+        layer(Layer::DeepfakeInjection, 0.9),
+    );
+    assert!(calm.raised_no_attack());
+    let doubted = passive(
+        LayerScore::disputable_attack(
+            Layer::AntiSpoof,
+            ReasonCode::PresentationAttackSuspected,
+            String::new(),
+        ),
+        layer(Layer::Motion, 0.7),
+        layer(Layer::DeepfakeInjection, 0.9).vouching_live(true),
+    );
+    assert!(!doubted.raised_no_attack(), "a disputable attack counts");
+    let flat = passive(
+        layer(Layer::AntiSpoof, 0.9),
+        LayerScore::disputable_attack(Layer::Motion, ReasonCode::PrintSuspected, String::new()),
+        layer(Layer::DeepfakeInjection, 0.9),
+    );
+    assert!(!flat.raised_no_attack());
+}

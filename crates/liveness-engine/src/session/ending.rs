@@ -100,7 +100,9 @@ impl LivenessSession {
     /// `LivenessConfig::look_when_behind` about one a colour step in a carried face box on a
     /// server that fell behind: `key_frames`; at least [`MIN_MODEL_FACES`] of them by then, or
     /// the session waits as before). The look is kept ([`Self::early_look`]); where it passes at
-    /// the fitted decision's early pass point (`FittedDecision::early_pass_at`) and the
+    /// the fitted decision's early pass point (`FittedDecision::early_pass_at`) with no layer
+    /// raising attack evidence ([`VerdictReport::raised_no_attack`]: a session some layer
+    /// disputes is not sure, and the verdict after the wait weighs more evidence) and the
     /// configuration allows it, the session ends with it, before the camera's settling and the
     /// unlit faces (about 2 s; issue 67). Due once, taken or not, so the early pass point is
     /// set for one look at one moment (`liveness_rig::eval::look`). True when the session ended.
@@ -128,6 +130,7 @@ impl LivenessSession {
             .as_ref()
             .and_then(|d| d.early_pass_at);
         let passes = look.verdict == Verdict::Pass
+            && look.raised_no_attack()
             && look
                 .fitted_live_probability
                 .zip(early_pass_at)

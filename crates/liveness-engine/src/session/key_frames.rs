@@ -2,14 +2,14 @@
 //! mailbox replaced frames before they were taken): it analyses a key frame at most every [`KEY_FRAME_GAP_MS`] of
 //! capture time (the detector, the mesh and the models), and reads the due frames between
 //! in the key frame's face box, carried over:
-//! - while the colours show, for the light, and with `LivenessConfig::look_when_behind` (off
+//! - while the colours show, for the light, and with `LivenessConfig::look_when_behind` (on
 //!   by default) about one a colour step ([`COLOURED_JUDGEMENT_GAP_MS`]) by the anti-spoof
 //!   model alone for the passive session's one look at the colours' end
 //!   (`LivenessSession::early_look`): one decode for both; while the camera settles after
 //!   them, not at all. Nothing else the flow does then waits on an analysis, and the hold
 //!   waits for the colours to end. Without the model's faces under the colours a loaded
 //!   session cannot look, and waits for the settling and ten unlit faces (issue 67: 32
-//!   sessions on two Zen 4 cores at p95 7.0-7.2 s with the switch off, 5.7-5.9 s with it on).
+//!   sessions on two Zen 4 cores at p95 6.9-7.1 s with the switch off, 5.5 s with it on).
 //! - after the colours and the camera's settling, while the passive hold waits for faces the
 //!   model judged, by the anti-spoof model alone: a decode and the one model, without the
 //!   detector, the mesh and the embedding (5.7 ms against 12.9–20.9 ms for an analysis, one
@@ -63,6 +63,27 @@ pub const WORKER_BACK_SOON_MS: u64 = KEY_FRAME_GAP_MS * 3 / 2;
 pub const LANE_KEY_FRAME_GAP_MS: u64 = CAMERA_SETTLE_MS + MODEL_LANE_MS;
 
 impl LivenessSession {
+    /// Notes a take from the mailbox whose newest frame was captured at `t`: whether the
+    /// worker came back within [`WORKER_BACK_SOON_MS`], and, while the sequence's window lasts,
+    /// how long it stayed away ([`Self::take_gaps_under_colours_ms`]).
+    pub(super) fn note_take(&mut self, t: u64) {
+        if let Some(last) = self.last_take_ms {
+            self.worker_back_soon = t < last + WORKER_BACK_SOON_MS;
+            if self.illumination().is_some_and(|s| t <= s.window_end_ms()) {
+                self.take_gaps_under_colours_ms.push(t.saturating_sub(last));
+            }
+        }
+        self.last_take_ms = Some(t);
+    }
+
+    /// The capture time between the newest frames of consecutive takes from the mailbox that
+    /// ended while the colours showed: how long the worker stayed away from the session there,
+    /// which decides whether it judges faces for the look ([`WORKER_BACK_SOON_MS`]). Logged
+    /// with each verdict; empty for a session never taken through the mailbox.
+    pub fn take_gaps_under_colours_ms(&self) -> &[u64] {
+        &self.take_gaps_under_colours_ms
+    }
+
     /// Whether the frame at `t`, due for analysis on a server that fell behind, is sampled out
     /// down to the key frames (read for the light only while it is lit): the colours may still
     /// colour it (lit, or the camera settling back, when no light is left to read and the model

@@ -110,6 +110,9 @@ pub struct LivenessSession {
     /// Whether the worker came back to this session within [`WORKER_BACK_SOON_MS`] of its
     /// last take (`key_frames::coloured_model_turn`).
     worker_back_soon: bool,
+    /// The capture time between the newest frames of consecutive takes that ended in the
+    /// sequence's window (`key_frames::take_gaps_under_colours_ms`).
+    take_gaps_under_colours_ms: Vec<u64>,
     verdict: Option<VerdictReport>,
 }
 
@@ -166,6 +169,7 @@ impl LivenessSession {
             look: ending::Look::NotDue,
             last_take_ms: None,
             worker_back_soon: true,
+            take_gaps_under_colours_ms: Vec::new(),
             verdict: None,
             config,
         })
@@ -273,10 +277,7 @@ impl LivenessSession {
     /// renews the face box (`key_frames`).
     pub fn push_taken(&mut self, taken: &TakenFrame) -> Vec<LivenessEvent> {
         let behind = taken.replaced > 0;
-        self.worker_back_soon = self
-            .last_take_ms
-            .is_none_or(|last| taken.newest.timestamp_ms < last + WORKER_BACK_SOON_MS);
-        self.last_take_ms = Some(taken.newest.timestamp_ms);
+        self.note_take(taken.newest.timestamp_ms);
         let read_set_aside = |session: &mut Self, events: &mut Vec<LivenessEvent>| {
             for frame in &taken.set_aside {
                 if session.phase == Phase::Finished {

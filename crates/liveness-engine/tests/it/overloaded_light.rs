@@ -61,6 +61,8 @@ struct Run {
     model_window_start_ms: u64,
     /// Per analysed face, in order: whether it was sampled for identity.
     embedded: Vec<bool>,
+    /// The capture time between takes that ended while the colours showed.
+    take_gaps_ms: Vec<u64>,
 }
 
 /// One passive session of `case` whose worker takes a frame every `period_ms`, the first at
@@ -137,6 +139,7 @@ fn run_overloaded(
             .filter_map(|o| o.face.as_ref())
             .map(|face| face.embedding.is_some())
             .collect(),
+        take_gaps_ms: session.take_gaps_under_colours_ms().to_vec(),
         report: session.conclude(),
         light: session.light_reading(),
         verdict_at_ms,
@@ -382,6 +385,20 @@ fn a_loaded_server_judges_faces_under_the_colours_and_a_live_session_passes_at_i
         print(
             &format!("a take every {period} ms, acting on the look"),
             run,
+        );
+    }
+    for (period, run) in &runs {
+        // the worker's time away under the colours, as the server logs it: its period, to
+        // the next frame
+        assert!(
+            !run.take_gaps_ms.is_empty()
+                && run
+                    .take_gaps_ms
+                    .iter()
+                    .all(|&gap| (*period..*period + 100).contains(&gap)),
+            "{} ({period} ms): takes {:?} ms apart under the colours",
+            run.name,
+            run.take_gaps_ms
         );
     }
     for (period, run) in runs

@@ -4,10 +4,11 @@
 //! (`FittedDecision::early_pass_at`). The development set's second table holds each session's
 //! inputs at that look (`examples/feature_table.rs -- --look-to`), row for row beside the
 //! first; a session passes at its look when the rules do not fail it there, its light gave
-//! evidence there, and the probability of the model fitted on the first table reaches the early
-//! pass point. Otherwise it waits, and the first table's row decides as before: a look can
-//! only pass a session sooner, never hold one back, so what it costs is attacks, and the point
-//! is set for that one look on the training sessions alone ([`early_pass_point`]). A server
+//! evidence there, no layer raised attack evidence there, and the probability of the model
+//! fitted on the first table reaches the early pass point. Otherwise it waits, and the first
+//! table's row decides as before: a look can only pass a session sooner, never hold one back,
+//! so what it costs is attacks, and the point is set for that one look on the training
+//! sessions alone ([`early_pass_point`]). A server
 //! reads a session's colours in one of two ways: every analysed frame while it keeps up, about
 //! one face a colour step in a key frame's box when it fell behind (`session::key_frames`;
 //! `feature_table -- --loaded-looks`). Each way is a table of its own ([`Looks::readings`]),
@@ -69,13 +70,21 @@ impl Looks {
         Ok(set)
     }
 
-    /// Whether the session of row `index`, read the way of table `reading`, could pass at its
-    /// look at all: it took one, the rules did not fail it there, and its light gave evidence
-    /// there.
-    fn could_pass(&self, reading: usize, index: usize) -> bool {
+    /// Whether the session of row `index`, read the way of table `reading`, took a look that
+    /// the rules did not fail and whose light gave evidence: the looks the early pass point
+    /// stands above ([`early_pass_point`]), disputed or not.
+    fn judged_at_look(&self, reading: usize, index: usize) -> bool {
         let set = &self.readings[reading];
         let look = &set.sessions[index];
         look.rules != NO_LOOK && !look.vetoed() && set.light_judged(look)
+    }
+
+    /// Whether the session of row `index`, read the way of table `reading`, could pass at its
+    /// look at all: [`Self::judged_at_look`], and no layer raised attack evidence there
+    /// ([`raised_no_attack`]).
+    fn could_pass(&self, reading: usize, index: usize) -> bool {
+        let set = &self.readings[reading];
+        self.judged_at_look(reading, index) && raised_no_attack(set, &set.sessions[index])
     }
 
     /// `decision`'s probability at the look of row `index` in table `reading`.
@@ -93,16 +102,33 @@ impl Looks {
     }
 }
 
+/// Whether no layer of `session` (a row of `set`) raised attack evidence, disputable or not:
+/// every `<layer>.attack` input is 0 (`VerdictReport::raised_no_attack`, as the engine decides
+/// whether a look may pass).
+fn raised_no_attack(set: &DevelopmentSet, session: &DevelopmentSession) -> bool {
+    set.inputs
+        .iter()
+        .zip(&session.inputs)
+        .filter(|(name, _)| {
+            name.rsplit_once('.')
+                .is_some_and(|(_, what)| what == "attack")
+        })
+        .all(|(_, &value)| value == 0.0)
+}
+
 /// The early pass point of `decision` on the training rows `train` (indices into every
-/// table): just above the highest probability any training attack reaches at a look it could
-/// pass at, in any of the ways a server reads it, and never below the decision's own pass
-/// point.
+/// table): just above the highest probability any training attack reaches at a look the rules
+/// did not fail and whose light gave evidence (`Looks::judged_at_look`), in any of the ways
+/// a server reads it, and never below the decision's own pass point. An attack some layer
+/// disputed at its look counts too, though it cannot pass there: the point says how sure the
+/// model must be at a look, and the layers' attack evidence is a second condition, not a
+/// reason to trust the model sooner (docs/accuracy.md, "A look passes no disputed session").
 pub fn early_pass_point(looks: &Looks, decision: &FittedDecision, train: &[usize]) -> f64 {
     just_above((0..looks.readings.len()).flat_map(|reading| {
         train
             .iter()
             .filter(move |&&i| {
-                !looks.readings[reading].sessions[i].live && looks.could_pass(reading, i)
+                !looks.readings[reading].sessions[i].live && looks.judged_at_look(reading, i)
             })
             .map(move |&i| looks.probability(decision, reading, i))
     }))
@@ -248,5 +274,38 @@ mod tests {
             s.rules = NO_LOOK.to_string();
         }
         assert!((0..set.sessions.len()).all(|i| !without.passes(&model, 0, i)));
+    }
+
+    #[test]
+    fn a_look_with_any_layers_attack_evidence_never_passes() {
+        let set = committed();
+        let train: Vec<&DevelopmentSession> = set.sessions.iter().filter(|s| !s.vetoed()).collect();
+        let chosen = super::super::fit::outcome_inputs(&set.inputs);
+        let mut model = super::super::fit::fit(&train, &set.inputs, &chosen, "a test");
+        model.early_pass_at = Some(model.pass_at);
+        let looks = Looks {
+            readings: vec![set.clone()],
+        };
+        let passing = (0..set.sessions.len())
+            .find(|&i| set.sessions[i].live && looks.passes(&model, 0, i))
+            .expect("a live session passing at its look");
+        let attack_inputs: Vec<usize> = (0..set.inputs.len())
+            .filter(|&j| set.inputs[j].ends_with(".attack"))
+            .collect();
+        assert!(attack_inputs.len() >= 4, "every layer's attack outcome");
+        // whatever the probability: at an early point of 0 only the attack evidence holds it
+        model.early_pass_at = Some(0.0);
+        assert!(looks.passes(&model, 0, passing));
+        for &j in &attack_inputs {
+            for raised in [0.5, 1.0] {
+                let mut disputed = looks.clone();
+                disputed.readings[0].sessions[passing].inputs[j] = raised;
+                assert!(
+                    !disputed.passes(&model, 0, passing),
+                    "passed at its look with {} at {raised}",
+                    set.inputs[j]
+                );
+            }
+        }
     }
 }

@@ -43,7 +43,13 @@ impl Live {
             .verdict_reached(session.id, &self.holder);
         // the look at the colours' end tells whether a session under load still ended there
         let look = engine_session.as_ref().map(LivenessSession::look_outcome);
-        tracing::info!(session = %session.id, verdict = ?report.verdict, confidence = report.confidence, fitted_live_probability = ?report.fitted_live_probability, ?look, "verdict reached");
+        // how long the worker stayed away from the session while the colours showed (capture
+        // time between takes): whether it was near enough to judge faces for the look
+        let take_gaps_ms = engine_session
+            .as_ref()
+            .map(|s| s.take_gaps_under_colours_ms())
+            .filter(|gaps| !gaps.is_empty());
+        tracing::info!(session = %session.id, verdict = ?report.verdict, confidence = report.confidence, fitted_live_probability = ?report.fitted_live_probability, ?look, ?take_gaps_ms, "verdict reached");
         let recorded = self.record(&report, engine_session.as_ref());
         let refusal = match recorded {
             Recorded::Stored => None,
