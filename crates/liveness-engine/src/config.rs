@@ -58,11 +58,11 @@ pub struct LivenessConfig {
     /// A server that fell behind a session while the colours show judges about one face a
     /// colour step by the anti-spoof model in the key frame's box, so the session can take its
     /// look at the colours' end under load too (`session::key_frames`; issue 67: 32 lit
-    /// sessions on two Zen 4 cores at p95 5.5 s instead of 6.9-7.1 s, while 64, past the
-    /// replica's capacity, take about 0.9 s longer, docs/benchmarks.md, "A look passes no
-    /// disputed session"). On by default since a look passes no session a layer disputes: read
-    /// that way, no attack passes at its look in any fold of the development set
-    /// (docs/accuracy.md, "A look passes no disputed session").
+    /// sessions on two Zen 4 cores at p95 5.5 s instead of 6.9-7.1 s; a replica past its
+    /// capacity spares the model there all the same: `LivenessSession::set_replica_crowded`,
+    /// docs/benchmarks.md, "Looks only within the replica's capacity"). On by default since a
+    /// look passes no session a layer disputes: read that way, no attack passes at its look in
+    /// any fold of the development set (docs/accuracy.md, "A look passes no disputed session").
     pub look_when_behind: bool,
 }
 

@@ -76,6 +76,17 @@ impl LivenessSession {
         self.last_take_ms = Some(t);
     }
 
+    /// Tells the session whether its replica streams more sessions than it can judge faces
+    /// under the colours for (the server's rule: `facegate_sessions`, `LOOK_SESSIONS_PER_THREAD`).
+    /// While it does, a server behind the session spares the anti-spoof model under the colours
+    /// as with `LivenessConfig::look_when_behind` off: past its capacity the model's runs there
+    /// keep the worker away from every session, and the looks they were spent for fall short
+    /// of their faces (issue 67: 64 sessions on two Zen 4 cores, docs/benchmarks.md). It only
+    /// decides whether faces are judged for the look, never how a look or a verdict reads them.
+    pub fn set_replica_crowded(&mut self, crowded: bool) {
+        self.replica_crowded = crowded;
+    }
+
     /// The capture time between the newest frames of consecutive takes from the mailbox that
     /// ended while the colours showed: how long the worker stayed away from the session there,
     /// which decides whether it judges faces for the look ([`WORKER_BACK_SOON_MS`]). Logged
@@ -124,12 +135,14 @@ impl LivenessSession {
 
     /// Whether the frame at `t`, lit by the sequence on a server that fell behind the session,
     /// is judged by the anti-spoof model alone in the carried face box for the passive
-    /// session's one look at the colours' end (`LivenessConfig::look_when_behind`): the look is
+    /// session's one look at the colours' end (`LivenessConfig::look_when_behind`): the replica
+    /// is not crowded ([`Self::set_replica_crowded`]), the look is
     /// still to come, the worker came back within [`WORKER_BACK_SOON_MS`] of its last take, `t`
     /// lies in the sequence's window, the face box comes from a recent key frame, and no face
     /// judged under the colours lies within [`COLOURED_JUDGEMENT_GAP_MS`] of `t`.
     pub(super) fn coloured_model_turn(&self, t: u64) -> bool {
         self.config.look_when_behind
+            && !self.replica_crowded
             && self.mode == SessionMode::Passive
             && matches!(self.look, super::ending::Look::NotDue)
             && self.worker_back_soon

@@ -113,6 +113,9 @@ pub struct LivenessSession {
     /// The capture time between the newest frames of consecutive takes that ended in the
     /// sequence's window (`key_frames::take_gaps_under_colours_ms`).
     take_gaps_under_colours_ms: Vec<u64>,
+    /// The replica streams more sessions than it judges faces under the colours for
+    /// (`key_frames::set_replica_crowded`).
+    replica_crowded: bool,
     verdict: Option<VerdictReport>,
 }
 
@@ -170,6 +173,7 @@ impl LivenessSession {
             last_take_ms: None,
             worker_back_soon: true,
             take_gaps_under_colours_ms: Vec::new(),
+            replica_crowded: false,
             verdict: None,
             config,
         })

@@ -68,13 +68,16 @@ struct Run {
 /// One passive session of `case` whose worker takes a frame every `period_ms`, the first at
 /// `first_take_ms`; `set_aside`: whether the frames replaced meanwhile reach the light check;
 /// `act_on_look`: whether the session may end with its look at the colours' end, which it then
-/// may take while its worker is behind (`LivenessConfig::look_when_behind`).
+/// may take while its worker is behind (`LivenessConfig::look_when_behind`); `crowded`: whether
+/// its replica streams more sessions than it judges faces under the colours for
+/// (`LivenessSession::set_replica_crowded`, told at every take).
 fn run_overloaded(
     case: &Case,
     set_aside: bool,
     period_ms: u64,
     first_take_ms: u64,
     act_on_look: bool,
+    crowded: bool,
 ) -> Run {
     let seed: u64 = case_rng(&format!("overloaded {}", case.name)).random();
     let config = LivenessConfig {
@@ -113,6 +116,7 @@ fn run_overloaded(
                 ..taken
             },
         };
+        session.set_replica_crowded(crowded);
         session.push_taken(&taken);
         if session.verdict().is_some() {
             verdict_at_ms = Some(t);
@@ -202,7 +206,7 @@ fn an_overloaded_server_reads_the_light_from_the_frames_it_set_aside() {
     let runs = in_parallel(&jobs, |(case, set_aside)| {
         (
             *set_aside,
-            run_overloaded(case, *set_aside, WORKER_PERIOD_MS, 0, false),
+            run_overloaded(case, *set_aside, WORKER_PERIOD_MS, 0, false, false),
         )
     });
     for (set_aside, run) in &runs {
@@ -284,7 +288,14 @@ fn assert_key_frames_only(run: &Run) {
 /// does not pass there), printed under `label`; each followed the light and passed.
 fn saturated_runs(label: &str, first_take_ms: u64) -> Vec<Run> {
     let runs = in_parallel(&held_back_live_cases(), |case| {
-        run_overloaded(case, true, SATURATED_WORKER_PERIOD_MS, first_take_ms, false)
+        run_overloaded(
+            case,
+            true,
+            SATURATED_WORKER_PERIOD_MS,
+            first_take_ms,
+            false,
+            false,
+        )
     });
     for run in &runs {
         print(label, run);
@@ -379,7 +390,7 @@ fn a_loaded_server_judges_faces_under_the_colours_and_a_live_session_passes_at_i
         })
         .collect();
     let runs = in_parallel(&jobs, |(case, period)| {
-        (*period, run_overloaded(case, true, *period, 0, true))
+        (*period, run_overloaded(case, true, *period, 0, true, false))
     });
     for (period, run) in &runs {
         print(
@@ -460,4 +471,30 @@ fn a_loaded_server_judges_faces_under_the_colours_and_a_live_session_passes_at_i
     // measured (2026-12-06): every one, at fitted probabilities of 0.70-0.96 against the early
     // pass point's 0.512, on the same faces at either rate (the lanes keep every lit frame)
     assert_eq!(at_look, runs.len(), "sessions that ended at their look");
+}
+
+#[test]
+fn a_crowded_replica_spares_the_model_under_the_colours_and_the_session_waits() {
+    // the worker back every 300 ms, as at 32 sessions on two cores, but the replica streams
+    // more sessions than it judges faces under the colours for: no face is judged there, the
+    // session takes no look and passes after the camera's settling and its unlit faces
+    let runs = in_parallel(&held_back_live_cases(), |case| {
+        run_overloaded(case, true, WORKER_PERIOD_MS, 0, true, true)
+    });
+    for run in &runs {
+        print("a take every 300 ms, crowded", run);
+        assert!(
+            run.coloured_carried_ms.is_empty()
+                && matches!(
+                    run.look,
+                    LookOutcome::TooFewFaces { .. } | LookOutcome::Taken { ended: false, .. }
+                )
+                && !run.ended_at_look,
+            "{}: faces judged under the colours at {:?} ms, look {:?}",
+            run.name,
+            run.coloured_carried_ms,
+            run.look
+        );
+        assert_eq!(run.report.verdict, Verdict::Pass, "{}", run.name);
+    }
 }

@@ -87,6 +87,7 @@ impl Live {
             return true;
         };
         self.audit.lock().offer(&frame.newest.jpeg);
+        engine_session.set_replica_crowded(self.service.live.crowded_for_looks());
         let events = {
             let _pass = self.service.inference.enter();
             engine_session.push_taken(&frame)

@@ -124,8 +124,7 @@ impl StreamRegistry {
     }
 
     /// Sessions a connection streams now.
-    #[cfg(test)]
-    fn streaming(&self) -> usize {
+    pub(crate) fn streaming(&self) -> usize {
         self.count(|state| matches!(state, StreamState::Streaming { .. }))
     }
 
