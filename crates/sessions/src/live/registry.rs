@@ -6,6 +6,7 @@
 //! connection never moves a newer one's state.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use parking_lot::Mutex;
 use uuid::Uuid;
@@ -44,6 +45,9 @@ pub(crate) enum AfterDisconnect {
 #[derive(Debug, Default)]
 pub(crate) struct StreamRegistry {
     states: Mutex<HashMap<Uuid, StreamState>>,
+    /// How many of `states` are `Streaming`, moved with them under their lock
+    /// ([`Self::set`]): read at every take (`LiveHub::crowded_for_looks`) without the lock.
+    streaming: AtomicUsize,
 }
 
 impl StreamRegistry {
@@ -57,11 +61,12 @@ impl StreamRegistry {
             Some(StreamState::Releasing { holder }) => Some(holder.clone()),
             None => None,
         };
-        states.insert(
+        self.set(
+            &mut states,
             id,
-            StreamState::Streaming {
+            Some(StreamState::Streaming {
                 holder: holder.to_owned(),
-            },
+            }),
         );
         Ok(ended)
     }
@@ -82,11 +87,12 @@ impl StreamRegistry {
             Some(StreamState::Streaming { holder: current }) if current != holder
         );
         if !newer_streams {
-            states.insert(
+            self.set(
+                &mut states,
                 id,
-                StreamState::Recording {
+                Some(StreamState::Recording {
                     holder: holder.to_owned(),
-                },
+                }),
             );
         }
     }
@@ -104,11 +110,12 @@ impl StreamRegistry {
         let mut states = self.states.lock();
         match states.get(&id) {
             Some(StreamState::Streaming { holder: current }) if current == holder => {
-                states.insert(
+                self.set(
+                    &mut states,
                     id,
-                    StreamState::Releasing {
+                    Some(StreamState::Releasing {
                         holder: holder.to_owned(),
-                    },
+                    }),
                 );
                 AfterDisconnect::ReleaseLease
             }
@@ -125,7 +132,24 @@ impl StreamRegistry {
 
     /// Sessions a connection streams now.
     pub(crate) fn streaming(&self) -> usize {
-        self.count(|state| matches!(state, StreamState::Streaming { .. }))
+        self.streaming.load(Ordering::Relaxed)
+    }
+
+    /// Puts session `id` in `state` (none: removes it) in `states`, the locked map, and keeps
+    /// the count of streaming sessions with it.
+    fn set(&self, states: &mut HashMap<Uuid, StreamState>, id: Uuid, state: Option<StreamState>) {
+        let streams =
+            |state: Option<&StreamState>| matches!(state, Some(StreamState::Streaming { .. }));
+        let now = streams(state.as_ref());
+        let before = match state {
+            Some(state) => states.insert(id, state),
+            None => states.remove(&id),
+        };
+        match (streams(before.as_ref()), now) {
+            (false, true) => self.streaming.fetch_add(1, Ordering::Relaxed),
+            (true, false) => self.streaming.fetch_sub(1, Ordering::Relaxed),
+            _ => 0,
+        };
     }
 
     /// Sessions whose verdict was reached and whose record is being stored.
@@ -154,7 +178,7 @@ impl StreamRegistry {
     fn remove_if(&self, id: Uuid, applies: impl FnOnce(&StreamState) -> bool) {
         let mut states = self.states.lock();
         if states.get(&id).is_some_and(applies) {
-            states.remove(&id);
+            self.set(&mut states, id, None);
         }
     }
 }
